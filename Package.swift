@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "CallScope",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "RTCStats", targets: ["RTCStats"]),
+        .library(name: "Observability", targets: ["Observability"]),
+        .executable(name: "callscope", targets: ["callscope"]),
+    ],
+    targets: [
+        .target(name: "RTCStats"),
+        .target(name: "Observability", dependencies: ["RTCStats"]),
+        .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability"]),
+        .target(
+            name: "CallScopeTestSupport",
+            dependencies: ["RTCStats", "Observability"],
+            path: "Sources/CallScopeTestSupport"
+        ),
+        .testTarget(
+            name: "RTCStatsTests",
+            dependencies: ["RTCStats", "CallScopeTestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "ObservabilityTests",
+            dependencies: ["Observability", "RTCStats", "CallScopeTestSupport"]
+        ),
+    ]
+)
+
+// Swift 6 language mode (complete strict concurrency checking) on every target, from one place.
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(.swiftLanguageMode(.v6))
+    target.swiftSettings = settings
+}

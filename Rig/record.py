@@ -1,0 +1,955 @@
+#!/usr/bin/env python3
+"""CallScope real-call recording rig.
+
+One command records a real routed call (headless Chromium -> Janus VideoRoom -> headless
+Chromium) as a `webrtc-stats-recording` (see shared spec recording-format.md):
+
+    python3 Rig/record.py --seconds 40 --out Recordings/baseline-simulcast.ndjson.gz
+    python3 Rig/record.py --scenario Rig/scenarios/publisher-uplink-400k.json \
+        --out Recordings/publisher-uplink-400k.ndjson.gz
+
+It starts Janus (config from Rig/janus, copied to a temp dir with free ports filled in), a small
+HTTP server for Rig/web, and one chromedriver + headless Chromium per peer; samples getStats()
+of every RTCPeerConnection once per second from both peers; writes the gzip NDJSON recording.
+With a scenario (or --netns), publisher and subscriber Chromium each run in their own network
+namespace joined to the root namespace by a veth pair; Janus stays in the root namespace and the
+scenario's impairments are applied with `tc qdisc tbf` (rate) and iptables `statistic` (loss,
+blackout) on the right side of the right veth.
+
+Python 3.11, stdlib only. Must run as root for --netns/--scenario. Every process it starts is
+ended by pid (process group) on success, failure, SIGINT/SIGTERM/SIGHUP; every namespace, veth
+and iptables rule it made is deleted; stale ones from an interrupted run are removed first
+(pidfile under /tmp/callscope-rig).
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gzip
+import http.server
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import socketserver
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+RIG_DIR = os.path.dirname(os.path.abspath(__file__))
+REPO_DIR = os.path.dirname(RIG_DIR)
+STATE_DIR = "/tmp/callscope-rig"
+PIDFILE = os.path.join(STATE_DIR, "pids.json")
+CHROMIUM_BIN = "/usr/lib/chromium/chromium"
+CHROMEDRIVER_BIN = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+JANUS_BIN = shutil.which("janus") or "/usr/bin/janus"
+ROOM = 1234
+NS_PREFIX = "csrig"                    # namespaces, veths and iptables comments all start with it
+IPT_COMMENT = "csrig"
+# Network-namespace addressing (only on interfaces this rig creates).
+NETS = {
+    "publisher": {"ns": "csrig-pub", "root_if": "csrig-pub0", "ns_if": "csrig-pub1",
+                  "root_ip": "10.201.1.1", "ns_ip": "10.201.1.2"},
+    "subscriber": {"ns": "csrig-sub", "root_if": "csrig-sub0", "ns_if": "csrig-sub1",
+                   "root_ip": "10.201.2.1", "ns_ip": "10.201.2.2"},
+}
+
+
+def log(msg: str) -> None:
+    print(f"[rig {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+class RigError(Exception):
+    pass
+
+
+# --------------------------------------------------------------------------- process bookkeeping
+def _proc_starttime(pid: int) -> str | None:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            data = f.read()
+        return data[data.rindex(")") + 2:].split()[19]   # field 22: starttime
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class PidBook:
+    """Pidfile of every process (group) and network object this rig made, for stale cleanup."""
+
+    def __init__(self, path: str = PIDFILE):
+        self.path = path
+        self.entries: list[dict] = []
+        self.lock = threading.Lock()
+
+    def _write(self) -> None:
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        tmp = self.path + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump({"owner_pid": os.getpid(), "entries": self.entries}, f)
+        os.replace(tmp, self.path)
+
+    def add(self, entry: dict) -> None:
+        with self.lock:
+            self.entries.append(entry)
+            self._write()
+
+    def remove(self, pred) -> None:
+        with self.lock:
+            self.entries = [e for e in self.entries if not pred(e)]
+            self._write()
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries = []
+            with contextlib.suppress(OSError):
+                os.remove(self.path)
+
+    @staticmethod
+    def cleanup_stale(path: str = PIDFILE) -> None:
+        """End processes left by an earlier run (verified by pid + start time) and its netns."""
+        try:
+            with open(path) as f:
+                old = json.load(f)
+        except (OSError, ValueError):
+            old = {"entries": []}
+        owner = old.get("owner_pid")
+        if owner and owner != os.getpid() and _proc_starttime(owner) and _owner_is_rig(owner):
+            raise RigError(f"another record.py (pid {owner}) is still running; stop it first")
+        for e in old.get("entries", []):
+            if e.get("kind") == "proc":
+                pid = e["pid"]
+                if _proc_starttime(pid) == e.get("starttime"):
+                    log(f"killing stale {e.get('name')} (pid {pid})")
+                    kill_group(pid, grace=3.0)
+        # Network objects are recognised by name prefix; only this rig uses it.
+        cleanup_network_objects()
+        with contextlib.suppress(OSError):
+            os.remove(path)
+
+
+def _owner_is_rig(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return b"record.py" in f.read()
+    except OSError:
+        return False
+
+
+def kill_group(pid: int, grace: float = 5.0) -> None:
+    """SIGTERM the process group led by pid (we start every child with its own session), then
+    SIGKILL after `grace` seconds. Only ever called with pids this rig started."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(pid, sig)
+        except ProcessLookupError:
+            return
+        except PermissionError:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, sig)
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline:
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+                if done == pid:
+                    pass
+            except ChildProcessError:
+                pass
+            # the group is gone when killpg(0) fails
+            try:
+                os.killpg(pid, 0)
+            except ProcessLookupError:
+                return
+            except PermissionError:
+                return
+            time.sleep(0.1)
+
+
+def free_tcp_port(host: str = "127.0.0.1") -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def free_udp_range(count: int = 200) -> tuple[int, int]:
+    """A UDP port range nobody is bound in right now (best effort)."""
+    for _ in range(50):
+        base = random.randrange(30000, 59000 - count, 2)
+        ok = True
+        for p in range(base, base + count, 37):
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                try:
+                    s.bind(("0.0.0.0", p))
+                except OSError:
+                    ok = False
+                    break
+        if ok:
+            return base, base + count - 1
+    return 40000, 40000 + count - 1
+
+
+def run(cmd: list[str], check: bool = True, timeout: float = 15.0) -> subprocess.CompletedProcess:
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    if check and r.returncode != 0:
+        raise RigError(f"{' '.join(cmd)} failed ({r.returncode}): {r.stderr.strip()}")
+    return r
+
+
+# --------------------------------------------------------------------------- network namespaces
+def cleanup_network_objects() -> None:
+    """Delete every namespace, veth and iptables rule with this rig's prefix/comment."""
+    if os.geteuid() != 0:
+        return
+    with contextlib.suppress(Exception):
+        r = run(["ip", "netns", "list"], check=False)
+        for line in r.stdout.splitlines():
+            name = line.split()[0] if line.split() else ""
+            if name.startswith(NS_PREFIX + "-"):
+                log(f"deleting netns {name}")
+                run(["ip", "netns", "del", name], check=False)
+    with contextlib.suppress(Exception):
+        r = run(["ip", "-o", "link", "show"], check=False)
+        for line in r.stdout.splitlines():
+            parts = line.split(":")
+            if len(parts) > 1:
+                ifname = parts[1].strip().split("@")[0]
+                if ifname.startswith(NS_PREFIX + "-"):
+                    log(f"deleting link {ifname}")
+                    run(["ip", "link", "del", ifname], check=False)
+    delete_iptables_rules(None)
+
+
+def iptables(ns: str | None, args: list[str], check: bool = True) -> subprocess.CompletedProcess:
+    cmd = (["ip", "netns", "exec", ns] if ns else []) + ["iptables", "-w", "5"] + args
+    return run(cmd, check=check)
+
+
+def delete_iptables_rules(ns: str | None) -> None:
+    """Remove every filter rule in `ns` (root when None) that carries the rig's comment."""
+    with contextlib.suppress(Exception):
+        r = iptables(ns, ["-S"], check=False)
+        for line in r.stdout.splitlines():
+            if f'--comment {IPT_COMMENT}' in line or f'--comment "{IPT_COMMENT}' in line:
+                spec = line.split()
+                if spec and spec[0] == "-A":
+                    iptables(ns, ["-D"] + spec[1:], check=False)
+
+
+class NetLab:
+    """Publisher and subscriber each in a netns with a veth pair to the root namespace."""
+
+    def __init__(self, book: PidBook):
+        self.book = book
+        self.made: list[str] = []
+
+    def setup(self) -> None:
+        if os.geteuid() != 0:
+            raise RigError("network namespaces need root")
+        for peer, n in NETS.items():
+            run(["ip", "netns", "add", n["ns"]])
+            self.made.append(n["ns"])
+            self.book.add({"kind": "netns", "name": n["ns"]})
+            run(["ip", "link", "add", n["root_if"], "type", "veth", "peer", "name", n["ns_if"]])
+            self.book.add({"kind": "link", "name": n["root_if"]})
+            run(["ip", "link", "set", n["ns_if"], "netns", n["ns"]])
+            run(["ip", "addr", "add", n["root_ip"] + "/24", "dev", n["root_if"]])
+            run(["ip", "link", "set", n["root_if"], "up"])
+            nsx = ["ip", "netns", "exec", n["ns"]]
+            run(nsx + ["ip", "addr", "add", n["ns_ip"] + "/24", "dev", n["ns_if"]])
+            run(nsx + ["ip", "link", "set", n["ns_if"], "up"])
+            run(nsx + ["ip", "link", "set", "lo", "up"])
+            run(nsx + ["ip", "route", "add", "default", "via", n["root_ip"]])
+            # Offloads make tbf see 64 KB super-packets; switch them off so caps are accurate.
+            for dev, pre in ((n["root_if"], []), (n["ns_if"], nsx)):
+                run(pre + ["ethtool", "-K", dev, "tso", "off", "gso", "off", "gro", "off"], check=False)
+        # sanity: each namespace reaches the root-side address of the other veth (where Janus is)
+        for peer, n in NETS.items():
+            r = run(["ip", "netns", "exec", n["ns"], "ping", "-c", "1", "-W", "2",
+                     NETS["publisher"]["root_ip"]], check=False)
+            if r.returncode != 0:
+                log(f"warning: ping from {n['ns']} failed: {r.stdout.strip()} {r.stderr.strip()}")
+        log("network namespaces ready")
+
+    def teardown(self) -> None:
+        for n in NETS.values():
+            delete_iptables_rules(n["ns"])
+        delete_iptables_rules(None)
+        for n in NETS.values():
+            run(["ip", "link", "del", n["root_if"]], check=False)
+            run(["ip", "netns", "del", n["ns"]], check=False)
+        self.book.remove(lambda e: e.get("kind") in ("netns", "link"))
+        log("network namespaces removed")
+
+
+class Impairments:
+    """Applies scenario steps. Sides map to (namespace, device): egress of that device is the
+    impaired direction. Rate = tbf on the device; loss/blackout = iptables OUTPUT DROP rules
+    (with `-m statistic` for loss) for packets leaving through that device."""
+
+    SIDES = {
+        "publisher-uplink": ("csrig-pub", "csrig-pub1"),
+        "publisher-downlink": (None, "csrig-pub0"),
+        "subscriber-uplink": ("csrig-sub", "csrig-sub1"),
+        "subscriber-downlink": (None, "csrig-sub0"),
+    }
+
+    def __init__(self):
+        self.active: dict[int, dict] = {}
+
+    @staticmethod
+    def _nsx(ns):
+        return ["ip", "netns", "exec", ns] if ns else []
+
+    def _drop_rule(self, idx: int, step: dict) -> list[str]:
+        ns, dev = self.SIDES[step["side"]]
+        rule = ["OUTPUT", "-o", dev]
+        if step["kind"] == "loss":
+            rule += ["-m", "statistic", "--mode", "random", "--probability", f"{float(step['value']):.4f}"]
+        rule += ["-m", "comment", "--comment", f"{IPT_COMMENT}-{idx}", "-j", "DROP"]
+        return rule
+
+    def apply(self, idx: int, step: dict) -> None:
+        ns, dev = self.SIDES[step["side"]]
+        kind = step["kind"]
+        if kind == "rate":
+            rate = int(step["value"])
+            burst = max(6000, rate // 8 // 25)          # >= 4 MTU, ~40 ms at rate
+            run(self._nsx(ns) + ["tc", "qdisc", "replace", "dev", dev, "root", "tbf",
+                                 "rate", f"{rate}bit", "burst", str(burst), "latency",
+                                 f"{int(step.get('queue_ms', 300))}ms"])
+        elif kind in ("loss", "blackout"):
+            iptables(ns, ["-I"] + self._drop_rule(idx, step))
+        else:
+            raise RigError(f"unknown impairment kind {kind}")
+        self.active[idx] = step
+
+    def remove(self, idx: int) -> None:
+        step = self.active.pop(idx, None)
+        if not step:
+            return
+        ns, dev = self.SIDES[step["side"]]
+        if step["kind"] == "rate":
+            # another active rate step on the same side takes over
+            others = [(i, s) for i, s in self.active.items() if s["kind"] == "rate" and s["side"] == step["side"]]
+            if others:
+                self.apply(*others[-1])
+            else:
+                run(self._nsx(ns) + ["tc", "qdisc", "del", "dev", dev, "root"], check=False)
+        else:
+            iptables(ns, ["-D"] + self._drop_rule(idx, step), check=False)
+
+    def clear(self) -> None:
+        for idx in list(self.active):
+            with contextlib.suppress(Exception):
+                self.remove(idx)
+
+
+# --------------------------------------------------------------------------- HTTP page server
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, fmt, *args):
+        pass
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+
+class PageServer:
+    def __init__(self, host: str, port: int):
+        handler = lambda *a, **kw: QuietHandler(*a, directory=os.path.join(RIG_DIR, "web"), **kw)
+        socketserver.ThreadingTCPServer.allow_reuse_address = True
+        self.httpd = http.server.ThreadingHTTPServer((host, port), handler)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True)
+        self.url = f"http://{host}:{port}"
+
+    def start(self):
+        self.thread.start()
+
+    def stop(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join(timeout=5)
+
+
+# --------------------------------------------------------------------------- WebDriver client
+class WebDriverError(RigError):
+    pass
+
+
+class WebDriver:
+    """Minimal W3C WebDriver HTTP client (urllib only)."""
+
+    def __init__(self, base: str):
+        self.base = base.rstrip("/")
+        self.session: str | None = None
+
+    def call(self, method: str, path: str, body=None, timeout: float = 30.0):
+        data = json.dumps(body if body is not None else {}).encode() if method == "POST" else None
+        req = urllib.request.Request(self.base + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json; charset=utf-8"})
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                payload = json.loads(r.read().decode("utf-8"))
+        except urllib.error.HTTPError as e:
+            try:
+                payload = json.loads(e.read().decode("utf-8"))
+            except Exception:
+                raise WebDriverError(f"{method} {path}: HTTP {e.code}") from None
+            v = payload.get("value", {})
+            raise WebDriverError(f"{method} {path}: {v.get('error')}: {str(v.get('message'))[:400]}") from None
+        except (urllib.error.URLError, socket.timeout, ConnectionError) as e:
+            raise WebDriverError(f"{method} {path}: {e}") from None
+        return payload.get("value")
+
+    def wait_ready(self, timeout: float = 20.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with contextlib.suppress(Exception):
+                v = self.call("GET", "/status", timeout=2)
+                if v and v.get("ready"):
+                    return
+            time.sleep(0.2)
+        raise WebDriverError(f"chromedriver at {self.base} not ready after {timeout}s")
+
+    def new_session(self, caps: dict, timeout: float = 60.0) -> dict:
+        v = self.call("POST", "/session", {"capabilities": {"alwaysMatch": caps}}, timeout=timeout)
+        self.session = v["sessionId"]
+        return v["capabilities"]
+
+    def s(self, path: str) -> str:
+        return f"/session/{self.session}{path}"
+
+    def navigate(self, url: str, timeout: float = 30.0) -> None:
+        self.call("POST", self.s("/url"), {"url": url}, timeout=timeout)
+
+    def set_timeouts(self, script_ms: int, page_ms: int = 30000) -> None:
+        self.call("POST", self.s("/timeouts"), {"script": script_ms, "pageLoad": page_ms})
+
+    def execute(self, script: str, args=None, timeout: float = 15.0):
+        return self.call("POST", self.s("/execute/sync"), {"script": script, "args": args or []}, timeout=timeout)
+
+    def execute_async(self, script: str, args=None, timeout: float = 15.0):
+        return self.call("POST", self.s("/execute/async"), {"script": script, "args": args or []}, timeout=timeout)
+
+    def cdp(self, cmd: str, params: dict, timeout: float = 15.0):
+        return self.call("POST", self.s("/goog/cdp/execute"), {"cmd": cmd, "params": params}, timeout=timeout)
+
+    def quit(self) -> None:
+        if self.session:
+            with contextlib.suppress(Exception):
+                self.call("DELETE", self.s(""), timeout=10)
+            self.session = None
+
+
+# --------------------------------------------------------------------------- the rig
+COLLECT_JS = """
+const done = arguments[arguments.length - 1];
+if (!window.callscope) { done({t: Date.now(), pcs: [], events: [], state: {phase: 'no-page'}}); return; }
+window.callscope.collect().then(done, e => done({t: Date.now(), pcs: [], events: [], state: {phase: 'collect-error', error: String(e)}}));
+"""
+
+
+class Peer:
+    def __init__(self, rig: "Rig", name: str, netns: str | None):
+        self.rig, self.name, self.netns = rig, name, netns
+        self.driver_proc: subprocess.Popen | None = None
+        self.wd: WebDriver | None = None
+        self.user_data = os.path.join(rig.tmp, f"profile-{name}")
+        self.download_dir = os.path.join(rig.tmp, f"downloads-{name}")
+        self.caps: dict = {}
+        self.main_window: str | None = None
+
+    def chrome_args(self) -> list[str]:
+        args = [
+            "--headless=new", "--no-sandbox",
+            f"--use-fake-device-for-media-stream=fps={self.rig.args.fps}", "--use-fake-ui-for-media-stream",
+            f"--user-data-dir={self.user_data}",
+            "--autoplay-policy=no-user-gesture-required",
+            "--disable-gpu", "--disable-dev-shm-usage", "--mute-audio",
+            "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+            "--disable-backgrounding-occluded-windows",
+            "--disable-features=WebRtcHideLocalIpsWithMdns,MediaRouter,OptimizationHints,Translate",
+            "--window-size=1280,900",
+        ]
+        if self.netns is None:
+            args.append("--allow-loopback-in-peer-connection")
+        else:
+            # chromedriver stays in the root namespace; it drives Chromium over a pipe, so the
+            # DevTools connection never crosses the impaired veth.
+            args.append("--remote-debugging-pipe")
+        return args
+
+    def start(self) -> None:
+        port = free_tcp_port()
+        os.makedirs(self.download_dir, exist_ok=True)
+        logf = os.path.join(self.rig.tmp, f"chromedriver-{self.name}.log")
+        self.driver_proc = self.rig.spawn(f"chromedriver-{self.name}",
+                                          [CHROMEDRIVER_BIN, f"--port={port}", "--allowed-ips=127.0.0.1",
+                                           f"--log-path={logf}"], os.path.join(self.rig.tmp, f"chromedriver-{self.name}.out"))
+        self.wd = WebDriver(f"http://127.0.0.1:{port}")
+        self.wd.wait_ready(20)
+        binary = CHROMIUM_BIN
+        if self.netns:
+            binary = os.path.join(self.rig.tmp, f"chromium-{self.name}.sh")
+            with open(binary, "w") as f:
+                f.write(f"#!/bin/sh\nexec ip netns exec {self.netns} {CHROMIUM_BIN} \"$@\"\n")
+            os.chmod(binary, 0o755)
+        caps = {
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": binary,
+                "args": self.chrome_args(),
+                "prefs": {"download.default_directory": self.download_dir,
+                          "download.prompt_for_download": False},
+            },
+        }
+        self.caps = self.wd.new_session(caps, timeout=60)
+        self.wd.set_timeouts(script_ms=20000)
+        self.main_window = self.wd.call("GET", self.wd.s("/window"))
+        log(f"{self.name}: {self.caps.get('browserName')} {self.caps.get('browserVersion')} ready")
+
+    def open_call(self, page_url: str) -> None:
+        self.wd.navigate(page_url)
+
+    def collect(self) -> dict:
+        return self.wd.execute_async(COLLECT_JS, timeout=25)
+
+    def state(self) -> dict:
+        return self.wd.execute("return window.callscope ? window.callscope.state : {phase: 'no-page'};") or {}
+
+    def stop(self) -> None:
+        if self.wd and self.wd.session:
+            with contextlib.suppress(Exception):
+                if self.main_window:
+                    self.wd.call("POST", self.wd.s("/window"), {"handle": self.main_window}, timeout=5)
+                self.wd.execute_async("const d=arguments[arguments.length-1];"
+                                      "(window.callscope?window.callscope.hangup():Promise.resolve()).then(()=>d(1),()=>d(0));",
+                                      timeout=6)
+            self.wd.quit()
+        if self.driver_proc:
+            self.rig.reap(self.driver_proc)
+            self.driver_proc = None
+
+
+class Rig:
+    def __init__(self, args):
+        self.args = args
+        self.book = PidBook()
+        os.makedirs(STATE_DIR, exist_ok=True)
+        self.tmp = tempfile.mkdtemp(prefix="run-", dir=STATE_DIR)
+        self.procs: list[subprocess.Popen] = []
+        self.netlab: NetLab | None = None
+        self.impair = Impairments()
+        self.page_server: PageServer | None = None
+        self.peers: dict[str, Peer] = {}
+        self.janus_version = "janus"
+        self.samples: list[str] = []
+        self.events_out: list[dict] = []
+        self.header: dict = {}
+
+    # ---- processes
+    def spawn(self, name: str, argv: list[str], out_path: str) -> subprocess.Popen:
+        out = open(out_path, "wb")
+        p = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                             start_new_session=True, close_fds=True)
+        out.close()
+        self.procs.append(p)
+        self.book.add({"kind": "proc", "name": name, "pid": p.pid, "starttime": _proc_starttime(p.pid)})
+        log(f"started {name} pid {p.pid}")
+        return p
+
+    def reap(self, p: subprocess.Popen) -> None:
+        if p.poll() is None:
+            kill_group(p.pid, grace=5.0)
+        else:
+            # leader gone; its group (e.g. chromium children) may still exist
+            kill_group(p.pid, grace=2.0)
+        with contextlib.suppress(Exception):
+            p.wait(timeout=5)
+        self.book.remove(lambda e: e.get("pid") == p.pid)
+        if p in self.procs:
+            self.procs.remove(p)
+
+    # ---- janus
+    def start_janus(self, bind_ip: str, ice_list: str) -> str:
+        conf = os.path.join(self.tmp, "janus-conf")
+        os.makedirs(conf)
+        port = free_tcp_port(bind_ip)
+        lo, hi = free_udp_range()
+        subst = {"@@CONFIGS_FOLDER@@": conf, "@@RTP_PORT_RANGE@@": f"{lo}-{hi}",
+                 "@@ICE_ENFORCE_LIST@@": ice_list, "@@HTTP_PORT@@": str(port), "@@HTTP_IP@@": bind_ip}
+        for fn in os.listdir(os.path.join(RIG_DIR, "janus")):
+            if fn.endswith(".jcfg"):
+                with open(os.path.join(RIG_DIR, "janus", fn)) as f:
+                    text = f.read()
+                for k, v in subst.items():
+                    text = text.replace(k, v)
+                with open(os.path.join(conf, fn), "w") as f:
+                    f.write(text)
+        r = run([JANUS_BIN, "--version"], check=False)
+        for line in r.stdout.splitlines():
+            if line.startswith("Janus version:") and "(" in line:
+                self.janus_version = "janus " + line.split("(")[1].rstrip(")")
+                break
+        self.spawn("janus", [JANUS_BIN, "-F", conf, "-C", os.path.join(conf, "janus.jcfg"),
+                             "-i", bind_ip, "-o", "-L", os.path.join(self.tmp, "janus.log")],
+                   os.path.join(self.tmp, "janus.out"))
+        url = f"http://{bind_ip}:{port}/janus"
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            with contextlib.suppress(Exception):
+                with urllib.request.urlopen(url + "/info", timeout=2) as resp:
+                    info = json.loads(resp.read())
+                    if info.get("janus") == "server_info":
+                        if "janus.plugin.videoroom" not in info.get("plugins", {}):
+                            raise RigError("janus started without the VideoRoom plugin")
+                        log(f"{self.janus_version} up at {url}")
+                        return url
+            time.sleep(0.3)
+        raise RigError(f"janus did not answer at {url} (see {self.tmp}/janus.out)")
+
+    # ---- scenario
+    def load_scenario(self) -> dict:
+        if not self.args.scenario:
+            return {"name": self.args.name or "baseline-simulcast", "steps": []}
+        with open(self.args.scenario) as f:
+            sc = json.load(f)
+        sc.setdefault("name", os.path.splitext(os.path.basename(self.args.scenario))[0])
+        for s in sc.get("steps", []):
+            if s["side"] not in Impairments.SIDES:
+                raise RigError(f"bad side {s['side']}")
+            if s["kind"] not in ("rate", "loss", "blackout"):
+                raise RigError(f"bad kind {s['kind']}")
+        return sc
+
+    # ---- main flow
+    def record(self) -> None:
+        a = self.args
+        scenario = self.load_scenario()
+        use_netns = a.netns or bool(scenario.get("steps"))
+        seconds = a.seconds if a.seconds else scenario.get("seconds", 40)
+        if use_netns:
+            self.netlab = NetLab(self.book)
+            self.netlab.setup()
+            bind_ip = NETS["publisher"]["root_ip"]
+            ice_list = ",".join(n["root_if"] for n in NETS.values())
+        else:
+            bind_ip, ice_list = "127.0.0.1", "lo"
+        janus_url = self.start_janus(bind_ip, ice_list)
+        self.page_server = PageServer(bind_ip, free_tcp_port(bind_ip))
+        self.page_server.start()
+
+        for name in ("publisher", "subscriber"):
+            p = Peer(self, name, NETS[name]["ns"] if use_netns else None)
+            self.peers[name] = p
+            p.start()
+        pub, sub = self.peers["publisher"], self.peers["subscriber"]
+        browser = "Chromium " + str(pub.caps.get("browserVersion", "?"))
+
+        if a.webrtc_internals:
+            self.open_internals(pub)
+
+        w, h = a.width, a.height
+        q = f"room={ROOM}&janus={urllib.request.quote(janus_url, safe='')}&w={w}&h={h}&fps={a.fps}&bitrates={a.bitrates}"
+        pub.open_call(f"{self.page_server.url}/call.html?role=publisher&{q}")
+        self.wait_phase(pub, {"published"}, 45)
+        sub.open_call(f"{self.page_server.url}/call.html?role=subscriber&{q}")
+
+        # header
+        self.header = {
+            "format": "webrtc-stats-recording", "version": 1,
+            "scenario": scenario["name"], "browser": browser, "sfu": self.janus_version,
+            "interval_ms": 1000,
+            "topology": "publisher -> janus videoroom -> subscriber",
+            "network": "netns-veth" if use_netns else "loopback",
+            "video": {"codec": "VP8", "source": "chromium fake capture device", "top_layer": f"{w}x{h}",
+                      "fps": a.fps, "simulcast": {"rids": ["q", "h", "f"], "scaleResolutionDownBy": [4, 2, 1],
+                                                  "maxBitrate": [int(x) for x in a.bitrates.split(",")]},
+                      "subscriber_substream": 2},
+            "audio": {"codec": "opus", "source": "chromium fake audio"},
+            "data_channel": "callscope (sender-stats v1, once per second)",
+            "host": {"cpus": os.cpu_count(), "os": "Debian 12"},
+            "rig": "CallScope Rig/record.py",
+        }
+
+        # sampling loop
+        steps = sorted(enumerate(scenario.get("steps", [])), key=lambda x: x[1]["start"])
+        pending_starts = list(steps)
+        pending_ends: list[tuple[int, dict]] = []
+        cpu0 = cpu_times()
+        t0_mono = time.monotonic()
+        t0 = int(time.time() * 1000)
+        self.header["t0"] = t0
+        log(f"recording {seconds}s ({scenario['name']})")
+        tick = 0
+        sub_ok_logged = False
+        while True:
+            target = t0_mono + tick
+            now = time.monotonic()
+            if now < target:
+                time.sleep(target - now)
+            elapsed = time.monotonic() - t0_mono
+            if elapsed >= seconds:
+                break
+            # impairments due now
+            while pending_starts and pending_starts[0][1]["start"] <= elapsed:
+                idx, st = pending_starts.pop(0)
+                self.impair.apply(idx, st)
+                self.add_event("rig", "impairment-start", dict(st, index=idx))
+                log(f"impairment on: {st}")
+                pending_ends.append((idx, st))
+            for idx, st in list(pending_ends):
+                if st.get("end") is not None and st["end"] <= elapsed:
+                    self.impair.remove(idx)
+                    pending_ends.remove((idx, st))
+                    self.add_event("rig", "impairment-end", dict(st, index=idx))
+                    log(f"impairment off: {st}")
+            for name, peer in self.peers.items():
+                try:
+                    c = peer.collect()
+                except WebDriverError as e:
+                    log(f"{name}: collect failed: {e}")
+                    continue
+                self.absorb(name, c)
+                if name == "subscriber" and not sub_ok_logged and c.get("state", {}).get("phase") == "subscribed":
+                    log("subscriber subscribed")
+                    sub_ok_logged = True
+                if c.get("state", {}).get("phase") == "error":
+                    raise RigError(f"{name} page error: {c['state'].get('error')}")
+            if a.webrtc_internals and tick == a.internals_at:
+                self.dump_internals(pub)
+            tick += 1
+        self.impair.clear()
+        cpu1 = cpu_times()
+        busy = (cpu1[0] - cpu0[0]) / max(1e-9, (cpu1[1] - cpu0[1]))
+        self.header["host"]["cpu_busy_fraction"] = round(busy, 3)
+        if a.webrtc_internals and not os.path.exists(a.webrtc_internals) and not os.path.exists(a.webrtc_internals + ".gz"):
+            self.dump_internals(pub)
+        self.write_output(scenario, t0)
+
+    def wait_phase(self, peer: Peer, phases: set[str], timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        st = {}
+        while time.monotonic() < deadline:
+            st = peer.state()
+            if st.get("phase") in phases:
+                return
+            if st.get("phase") == "error":
+                raise RigError(f"{peer.name} page error: {st.get('error')}")
+            time.sleep(0.3)
+        raise RigError(f"{peer.name} did not reach {phases} in {timeout}s (state {st})")
+
+    def add_event(self, peer: str, name: str, data: dict, t: int | None = None) -> None:
+        self.samples.append(json.dumps({"t": t or int(time.time() * 1000), "peer": peer, "event": name, "data": data},
+                                       separators=(",", ":")))
+
+    def absorb(self, peer: str, c: dict) -> None:
+        for ev in c.get("events", []):
+            self.add_event(peer, ev["event"], ev.get("data", {}), ev.get("t"))
+        for pcs in c.get("pcs", []):
+            if pcs.get("report"):
+                self.samples.append(json.dumps({"t": c["t"], "peer": peer, "pc": pcs["pc"], "report": pcs["report"]},
+                                               separators=(",", ":")))
+
+    def write_output(self, scenario: dict, t0: int) -> None:
+        out = self.args.out
+        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+        tmp = out + ".part"
+        opener = gzip.open if out.endswith(".gz") else open
+        with opener(tmp, "wt", encoding="utf-8") as f:
+            f.write(json.dumps(self.header, separators=(",", ":")) + "\n")
+            for line in self.samples:
+                f.write(line + "\n")
+        os.replace(tmp, out)
+        log(f"wrote {out} ({os.path.getsize(out)} bytes, {len(self.samples)} lines after header)")
+        if scenario.get("steps"):
+            self.write_labels(scenario, t0)
+
+    def write_labels(self, scenario: dict, t0: int) -> None:
+        base = self.args.out
+        for ext in (".ndjson.gz", ".ndjson", ".gz"):
+            if base.endswith(ext):
+                base = base[: -len(ext)]
+                break
+        imps = []
+        expected = []
+        for s in scenario["steps"]:
+            start_ms, end_ms = int(s["start"] * 1000), int((s.get("end") or self.args.seconds or 0) * 1000)
+            imps.append({"side": s["side"], "kind": s["kind"], "value": s.get("value"),
+                         "start_ms": start_ms, "end_ms": end_ms})
+        if "expected" in scenario:
+            for e in scenario["expected"]:
+                e = dict(e)
+                for k in ("from", "to"):
+                    if k in e:
+                        e[k + "_ms"] = int(e.pop(k) * 1000)
+                expected.append(e)
+        else:
+            for s in scenario["steps"]:
+                src = "remote" if s["side"].startswith("publisher") else "local"
+                reason = "bandwidth" if s["kind"] == "rate" else "packetLoss"
+                expected.append({"peer": "subscriber", "from_ms": int(s["start"] * 1000),
+                                 "to_ms": int((s.get("end") or self.args.seconds) * 1000),
+                                 "degradation_source": src, "reason": reason})
+        labels = {"scenario": scenario["name"], "t0": t0,
+                  "note": "start_ms/end_ms/from_ms/to_ms are relative to t0 (unix ms of the first sample tick)",
+                  "impairments": imps, "expected": expected}
+        path = base + ".labels.json"
+        with open(path, "w") as f:
+            json.dump(labels, f, indent=1)
+        log(f"wrote {path}")
+
+    # ---- webrtc-internals
+    def open_internals(self, peer: Peer) -> None:
+        wd = peer.wd
+        nw = wd.call("POST", wd.s("/window/new"), {"type": "window"})
+        wd.call("POST", wd.s("/window"), {"handle": nw["handle"]})
+        wd.navigate("chrome://webrtc-internals")
+        self.internals_window = nw["handle"]
+        wd.call("POST", wd.s("/window"), {"handle": peer.main_window})
+        log("webrtc-internals open in a second window of the publisher browser")
+
+    def dump_internals(self, peer: Peer) -> None:
+        wd = peer.wd
+        out = self.args.webrtc_internals
+        try:
+            wd.call("POST", wd.s("/window"), {"handle": self.internals_window})
+            data = get_internals_dump(peer)
+            if data is None:
+                log("webrtc-internals dump: not obtained")
+                return
+            text = json.dumps(data)
+            if len(text) > 300_000:
+                out = out + ".gz" if not out.endswith(".gz") else out
+                with gzip.open(out, "wt", encoding="utf-8") as f:
+                    f.write(text)
+            else:
+                with open(out, "w") as f:
+                    f.write(text)
+            log(f"webrtc-internals dump -> {out} ({len(text)} chars json)")
+        except Exception as e:
+            log(f"webrtc-internals dump failed: {e}")
+        finally:
+            with contextlib.suppress(Exception):
+                wd.call("POST", wd.s("/window"), {"handle": peer.main_window})
+
+    # ---- cleanup
+    def cleanup(self) -> None:
+        for peer in self.peers.values():
+            with contextlib.suppress(Exception):
+                peer.stop()
+        with contextlib.suppress(Exception):
+            self.impair.clear()
+        if self.page_server:
+            with contextlib.suppress(Exception):
+                self.page_server.stop()
+        for p in list(self.procs):
+            with contextlib.suppress(Exception):
+                self.reap(p)
+        if self.netlab:
+            with contextlib.suppress(Exception):
+                self.netlab.teardown()
+        self.book.clear()
+        if not self.args.keep_tmp:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+        else:
+            log(f"kept {self.tmp}")
+
+
+def get_internals_dump(peer: Peer):
+    """Click the page's own "Download the webrtc-internals dump" button with downloads allowed into
+    the peer's download dir, then read the file it wrote."""
+    wd = peer.wd
+    with contextlib.suppress(Exception):
+        wd.cdp("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": peer.download_dir,
+                                               "eventsEnabled": False})
+    before = set(os.listdir(peer.download_dir))
+    clicked = wd.execute(INTERNALS_CLICK_JS)
+    log(f"webrtc-internals: {clicked}")
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        new = [f for f in set(os.listdir(peer.download_dir)) - before
+               if not f.endswith(".crdownload") and not f.endswith(".tmp")]
+        if new:
+            path = os.path.join(peer.download_dir, sorted(new)[0])
+            time.sleep(0.5)
+            with open(path) as f:
+                return json.load(f)
+        time.sleep(0.3)
+    return None
+
+
+INTERNALS_CLICK_JS = r"""
+// Find the "Create Dump" section's download button (inside <details>), open it and click.
+const all = [...document.querySelectorAll('button, input[type=button]')];
+const det = [...document.querySelectorAll('details')];
+det.forEach(d => d.open = true);
+const btn = all.find(b => /download/i.test(b.textContent || b.value || ''));
+if (!btn) return 'no download button; buttons: ' + all.map(b => (b.textContent || b.value)).join('|');
+btn.click();
+return 'clicked: ' + (btn.textContent || btn.value);
+"""
+
+
+def cpu_times() -> tuple[float, float]:
+    with open("/proc/stat") as f:
+        parts = [float(x) for x in f.readline().split()[1:]]
+    idle = parts[3] + parts[4]
+    total = sum(parts[:8])
+    return total - idle, total
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=None, help="recording length (default 40, or the scenario's)")
+    ap.add_argument("--out", required=True, help="output .ndjson.gz")
+    ap.add_argument("--scenario", help="impairment scenario JSON (Rig/scenarios/*.json); implies --netns")
+    ap.add_argument("--name", help="scenario name in the header when no --scenario")
+    ap.add_argument("--netns", action="store_true", help="run publisher/subscriber in network namespaces")
+    ap.add_argument("--width", type=int, default=960)
+    ap.add_argument("--height", type=int, default=540)
+    ap.add_argument("--fps", type=int, default=30)
+    ap.add_argument("--bitrates", default="150000,500000,1500000", help="maxBitrate of q,h,f layers")
+    ap.add_argument("--webrtc-internals", help="also save the publisher's chrome://webrtc-internals dump here")
+    ap.add_argument("--internals-at", type=int, default=20, help="second at which to take the dump")
+    ap.add_argument("--keep-tmp", action="store_true", help="keep the run dir (logs, profiles)")
+    args = ap.parse_args()
+    if args.seconds is None and not args.scenario:
+        args.seconds = 40
+
+    def on_signal(signum, frame):
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, on_signal)
+
+    PidBook.cleanup_stale()
+    rig = Rig(args)
+    rc = 1
+    try:
+        rig.record()
+        rc = 0
+    except KeyboardInterrupt as e:
+        log(f"interrupted ({e})")
+        rc = 130
+    except RigError as e:
+        log(f"FAILED: {e}")
+        args.keep_tmp = True
+    finally:
+        # don't let a second signal abort the cleanup
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, signal.SIG_IGN)
+        rig.cleanup()
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())

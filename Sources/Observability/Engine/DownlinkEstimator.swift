@@ -1,0 +1,28 @@
+/// A receive-side downlink estimate for reports without `availableIncomingBitrate` (Chromium
+/// does not report it): the highest received rate of the whole connection (candidate-pair
+/// `bytesReceived`, so headers, audio and every stream included) over the last `window`
+/// samples. When the link is saturated this is the goodput it sustains; when it is not, it is a
+/// lower bound (the link could carry more than the sender chose to send).
+struct DownlinkEstimator: Sendable {
+    private let window: Int
+    private var lastBytes: Double?
+    private var lastTime: Double?
+    private var recentRates: [Double] = []
+
+    init(window: Int = 10) { self.window = window }
+
+    /// Feeds the connection's `bytesReceived` at `time` (ms); returns the estimate in bps.
+    mutating func update(time: Double, bytesReceived: Double?, maximumGap: Double) -> Double {
+        defer {
+            lastBytes = bytesReceived
+            lastTime = time
+        }
+        if let bytesReceived, let lastBytes, let lastTime, bytesReceived >= lastBytes,
+           time > lastTime, time - lastTime <= maximumGap,
+           let rate = RateCalculator.bitsPerSecond(bytes: bytesReceived - lastBytes, milliseconds: time - lastTime) {
+            recentRates.append(rate)
+            if recentRates.count > window { recentRates.removeFirst(recentRates.count - window) }
+        }
+        return recentRates.max() ?? 0
+    }
+}

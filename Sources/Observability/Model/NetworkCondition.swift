@@ -1,0 +1,28 @@
+/// Overall state of one transport (a publisher's uplink or a subscriber's downlink).
+public enum NetworkCondition: String, Sendable, Hashable, CaseIterable, Comparable {
+    case unknown, critical, warning, fair, good, excellent
+
+    /// Worse conditions sort first; `unknown` sorts before all.
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
+
+    var rank: Int { Self.allCases.firstIndex(of: self)! }
+
+    /// `warning` or `critical`.
+    public var isDegraded: Bool { self == .warning || self == .critical }
+}
+
+/// What set a ``NetworkCondition``.
+public enum NetworkConditionReason: String, Sendable, Hashable, CaseIterable {
+    case none, unknown, bandwidth, packetLoss
+}
+
+/// Why a publisher layer's quality is limited. W3C `bandwidth`, `cpu` and `other` map directly;
+/// the rest are derived from what changed in the interval.
+public enum QualityLimitationReason: String, Sendable, Hashable, CaseIterable {
+    case none, bandwidth, cpu, codec, resolution, layerChange, other
+}
+
+/// Which side of a subscriber's media path is responsible for a degradation.
+public enum NetworkDegradationSource: String, Sendable, Hashable, CaseIterable {
+    case none, local, remote, bothOrUnclear, unknown
+}

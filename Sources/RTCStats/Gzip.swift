@@ -1,0 +1,229 @@
+/// A small gzip (RFC 1952) / DEFLATE (RFC 1951) decoder in Swift, so recordings can ship
+/// compressed without the core depending on a C library.
+public enum Gzip {
+    /// Whether `bytes` start with the gzip magic number.
+    public static func isCompressed(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B
+    }
+
+    /// Decompresses every gzip member in `bytes`, concatenated.
+    ///
+    /// A stream that ends early throws ``StatsParseError/Code/truncated`` and keeps what was
+    /// decoded before the damage in the error's message count; use ``decompressPrefix(_:)`` to
+    /// recover it.
+    public static func decompress(_ bytes: [UInt8]) throws(StatsParseError) -> [UInt8] {
+        let (output, error) = decompressPrefix(bytes)
+        if let error { throw error }
+        return output
+    }
+
+    /// Decompresses as much as possible: the bytes decoded, and the error that stopped it, if any.
+    /// A truncated recording still yields every complete line before the cut.
+    public static func decompressPrefix(_ bytes: [UInt8]) -> (output: [UInt8], error: StatsParseError?) {
+        var inflater = Inflater(bytes)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count * 6)
+        do throws(StatsParseError) {
+            repeat {
+                try inflater.readMemberHeader()
+                try inflater.inflate(into: &output)
+                try inflater.skipTrailer()
+            } while inflater.hasMoreMembers
+            return (output, nil)
+        } catch {
+            return (output, error)
+        }
+    }
+}
+
+private struct Huffman {
+    var counts = [Int](repeating: 0, count: 16)
+    var symbols: [Int]
+
+    init(lengths: ArraySlice<Int>) throws(StatsParseError) {
+        symbols = [Int](repeating: 0, count: lengths.count)
+        for length in lengths { counts[length] += 1 }
+        counts[0] = 0
+        var left = 1
+        for length in 1...15 {
+            left <<= 1
+            left -= counts[length]
+            if left < 0 { throw StatsParseError(.corruptCompression, "gzip: over-subscribed Huffman code") }
+        }
+        var offsets = [Int](repeating: 0, count: 16)
+        for length in 1..<15 { offsets[length + 1] = offsets[length] + counts[length] }
+        for (symbol, length) in lengths.enumerated() where length != 0 {
+            symbols[offsets[length]] = symbol
+            offsets[length] += 1
+        }
+    }
+}
+
+private struct Inflater {
+    let input: [UInt8]
+    var position = 0
+    var bitBuffer: UInt32 = 0
+    var bitCount = 0
+
+    init(_ input: [UInt8]) { self.input = input }
+
+    var hasMoreMembers: Bool {
+        position + 1 < input.count && input[position] == 0x1F && input[position + 1] == 0x8B
+    }
+
+    static let truncated = StatsParseError(.truncated, "gzip data ends early (the file looks truncated)")
+
+    mutating func byte() throws(StatsParseError) -> UInt8 {
+        guard position < input.count else { throw Inflater.truncated }
+        defer { position += 1 }
+        return input[position]
+    }
+
+    mutating func readMemberHeader() throws(StatsParseError) {
+        guard try byte() == 0x1F, try byte() == 0x8B else {
+            throw StatsParseError(.corruptCompression, "not gzip data (bad magic number)")
+        }
+        guard try byte() == 8 else { throw StatsParseError(.corruptCompression, "gzip: unknown compression method") }
+        let flags = try byte()
+        position += 6
+        if flags & 0x04 != 0 {
+            let length = Int(try byte()) | Int(try byte()) << 8
+            position += length
+        }
+        if flags & 0x08 != 0 { while try byte() != 0 {} }
+        if flags & 0x10 != 0 { while try byte() != 0 {} }
+        if flags & 0x02 != 0 { position += 2 }
+        guard position <= input.count else { throw Inflater.truncated }
+        bitBuffer = 0
+        bitCount = 0
+    }
+
+    mutating func skipTrailer() throws(StatsParseError) {
+        bitBuffer = 0
+        bitCount = 0
+        position += 8
+        guard position <= input.count else { throw Inflater.truncated }
+    }
+
+    mutating func bits(_ count: Int) throws(StatsParseError) -> Int {
+        while bitCount < count {
+            bitBuffer |= UInt32(try byte()) << UInt32(bitCount)
+            bitCount += 8
+        }
+        let value = Int(bitBuffer & ((1 << UInt32(count)) - 1))
+        bitBuffer >>= UInt32(count)
+        bitCount -= count
+        return value
+    }
+
+    mutating func decode(_ huffman: Huffman) throws(StatsParseError) -> Int {
+        var code = 0, first = 0, index = 0
+        for length in 1...15 {
+            code |= try bits(1)
+            let count = huffman.counts[length]
+            if code - count < first { return huffman.symbols[index + (code - first)] }
+            index += count
+            first += count
+            first <<= 1
+            code <<= 1
+        }
+        throw StatsParseError(.corruptCompression, "gzip: invalid Huffman code")
+    }
+
+    mutating func inflate(into output: inout [UInt8]) throws(StatsParseError) {
+        var last = 0
+        repeat {
+            last = try bits(1)
+            switch try bits(2) {
+            case 0: try stored(into: &output)
+            case 1: try codes(into: &output, literal: Inflater.fixedLiteral, distance: Inflater.fixedDistance)
+            case 2:
+                let (literal, distance) = try dynamicTables()
+                try codes(into: &output, literal: literal, distance: distance)
+            default: throw StatsParseError(.corruptCompression, "gzip: invalid block type")
+            }
+        } while last == 0
+    }
+
+    mutating func stored(into output: inout [UInt8]) throws(StatsParseError) {
+        bitBuffer = 0
+        bitCount = 0
+        let length = Int(try byte()) | Int(try byte()) << 8
+        let complement = Int(try byte()) | Int(try byte()) << 8
+        guard length == ~complement & 0xFFFF else { throw StatsParseError(.corruptCompression, "gzip: bad stored block length") }
+        guard position + length <= input.count else { throw Inflater.truncated }
+        output.append(contentsOf: input[position..<position + length])
+        position += length
+    }
+
+    static let lengthBase = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258]
+    static let lengthExtra = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
+    static let distanceBase = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577]
+    static let distanceExtra = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13]
+
+    static let fixedLiteral: Huffman = {
+        var lengths = [Int](repeating: 8, count: 288)
+        for symbol in 144..<256 { lengths[symbol] = 9 }
+        for symbol in 256..<280 { lengths[symbol] = 7 }
+        return try! Huffman(lengths: lengths[...])  // A constant, valid code.
+    }()
+    static let fixedDistance: Huffman = try! Huffman(lengths: [Int](repeating: 5, count: 30)[...])  // A constant, valid code.
+
+    mutating func codes(into output: inout [UInt8], literal: Huffman, distance: Huffman) throws(StatsParseError) {
+        while true {
+            let symbol = try decode(literal)
+            if symbol < 256 {
+                output.append(UInt8(symbol))
+            } else if symbol == 256 {
+                return
+            } else {
+                let lengthIndex = symbol - 257
+                guard lengthIndex < 29 else { throw StatsParseError(.corruptCompression, "gzip: invalid length symbol") }
+                let length = Inflater.lengthBase[lengthIndex] + (try bits(Inflater.lengthExtra[lengthIndex]))
+                let distanceIndex = try decode(distance)
+                guard distanceIndex < 30 else { throw StatsParseError(.corruptCompression, "gzip: invalid distance symbol") }
+                let back = Inflater.distanceBase[distanceIndex] + (try bits(Inflater.distanceExtra[distanceIndex]))
+                guard back <= output.count else { throw StatsParseError(.corruptCompression, "gzip: distance too far back") }
+                let start = output.count - back
+                for offset in 0..<length { output.append(output[start + offset]) }
+            }
+        }
+    }
+
+    mutating func dynamicTables() throws(StatsParseError) -> (Huffman, Huffman) {
+        let literalCount = try bits(5) + 257
+        let distanceCount = try bits(5) + 1
+        let codeLengthCount = try bits(4) + 4
+        guard literalCount <= 286, distanceCount <= 30 else { throw StatsParseError(.corruptCompression, "gzip: bad code counts") }
+        let order = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
+        var codeLengths = [Int](repeating: 0, count: 19)
+        for index in 0..<codeLengthCount { codeLengths[order[index]] = try bits(3) }
+        let lengthCode = try Huffman(lengths: codeLengths[...])
+        var lengths = [Int](repeating: 0, count: literalCount + distanceCount)
+        var index = 0
+        while index < lengths.count {
+            let symbol = try decode(lengthCode)
+            if symbol < 16 {
+                lengths[index] = symbol
+                index += 1
+                continue
+            }
+            var repeated = 0
+            var times = 0
+            switch symbol {
+            case 16:
+                guard index > 0 else { throw StatsParseError(.corruptCompression, "gzip: repeat with no previous length") }
+                repeated = lengths[index - 1]
+                times = 3 + (try bits(2))
+            case 17: times = 3 + (try bits(3))
+            default: times = 11 + (try bits(7))
+            }
+            guard index + times <= lengths.count else { throw StatsParseError(.corruptCompression, "gzip: too many code lengths") }
+            for _ in 0..<times {
+                lengths[index] = repeated
+                index += 1
+            }
+        }
+        return (try Huffman(lengths: lengths[0..<literalCount]), try Huffman(lengths: lengths[literalCount...]))
+    }
+}

@@ -1,0 +1,51 @@
+/// Why a stats input could not be read, with where and what was expected.
+///
+/// A struct over a code so that new cases can be added without breaking callers.
+public struct StatsParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure.
+    public struct Code: RawRepresentable, Sendable, Hashable {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The bytes are not valid JSON.
+        public static let invalidJSON = Code(rawValue: "invalidJSON")
+        /// The JSON is valid but not in the expected shape.
+        public static let unexpectedShape = Code(rawValue: "unexpectedShape")
+        /// The input ended before it was complete.
+        public static let truncated = Code(rawValue: "truncated")
+        /// The content matches no format this reader knows.
+        public static let unknownFormat = Code(rawValue: "unknownFormat")
+        /// Compressed data is damaged.
+        public static let corruptCompression = Code(rawValue: "corruptCompression")
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// What was wrong and what was expected, for a person.
+    public var message: String
+    /// 1-based line of a line-oriented input, when known.
+    public var line: Int?
+    /// Byte offset within the line or document, when known.
+    public var offset: Int?
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String, line: Int? = nil, offset: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.line = line
+        self.offset = offset
+    }
+
+    public var description: String {
+        var location = ""
+        if let line { location += "line \(line)" }
+        if let offset { location += location.isEmpty ? "byte \(offset)" : ", byte \(offset)" }
+        return location.isEmpty ? message : "\(location): \(message)"
+    }
+
+    /// The same error, attributed to a line.
+    func at(line: Int) -> StatsParseError {
+        var copy = self
+        copy.line = line
+        return copy
+    }
+}

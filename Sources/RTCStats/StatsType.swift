@@ -1,0 +1,29 @@
+/// The `type` of a W3C stats entry (`RTCStatsType`), open to values this version does not know.
+public struct StatsType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The W3C spelling, e.g. `outbound-rtp`.
+    public var rawValue: String
+
+    /// Wraps any type string; unknown ones are kept as they are.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public var description: String { rawValue }
+
+    public static let codec = StatsType(rawValue: "codec")
+    public static let inboundRTP = StatsType(rawValue: "inbound-rtp")
+    public static let outboundRTP = StatsType(rawValue: "outbound-rtp")
+    public static let remoteInboundRTP = StatsType(rawValue: "remote-inbound-rtp")
+    public static let remoteOutboundRTP = StatsType(rawValue: "remote-outbound-rtp")
+    public static let mediaSource = StatsType(rawValue: "media-source")
+    public static let mediaPlayout = StatsType(rawValue: "media-playout")
+    public static let peerConnection = StatsType(rawValue: "peer-connection")
+    public static let dataChannel = StatsType(rawValue: "data-channel")
+    public static let transport = StatsType(rawValue: "transport")
+    public static let candidatePair = StatsType(rawValue: "candidate-pair")
+    public static let localCandidate = StatsType(rawValue: "local-candidate")
+    public static let remoteCandidate = StatsType(rawValue: "remote-candidate")
+    public static let certificate = StatsType(rawValue: "certificate")
+    /// Legacy (pre-2023 Chrome, Safari): one entry per media track.
+    public static let track = StatsType(rawValue: "track")
+    /// Legacy: one entry per media stream, listing its track entries.
+    public static let stream = StatsType(rawValue: "stream")
+}

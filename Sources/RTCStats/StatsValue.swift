@@ -1,0 +1,62 @@
+/// A raw value of a stats field, exactly as the source carried it.
+///
+/// Every field the model does not know is kept as one of these, so nothing a browser
+/// reports is ever dropped (the raw report pass-through and `callscope` show them all).
+public enum StatsValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([StatsValue])
+    case object([StatsField])
+
+    /// The value as a number, when it is one (numeric strings are not converted).
+    @inlinable public var number: Double? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+
+    /// The value as a string, when it is one.
+    @inlinable public var string: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The value as a Boolean, when it is one.
+    @inlinable public var bool: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    /// The value as an array, when it is one.
+    public var array: [StatsValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
+    /// The members of an object value, in source order, when it is one.
+    public var object: [StatsField]? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
+
+    /// The member named `name` of an object value.
+    public subscript(name: String) -> StatsValue? {
+        guard case .object(let fields) = self else { return nil }
+        return fields.first { $0.name == name }?.value
+    }
+}
+
+/// One named member of a stats entry or of an object value, in source order.
+public struct StatsField: Sendable, Hashable {
+    /// The member name, e.g. `bytesSent`.
+    public var name: String
+    /// The member value.
+    public var value: StatsValue
+
+    /// Creates a field.
+    public init(_ name: String, _ value: StatsValue) {
+        self.name = name
+        self.value = value
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// Reads Chrome's `chrome://webrtc-internals` "Create Dump" JSON and rebuilds one report per
+/// timestamp for each peer connection.
+///
+/// The dump holds, per connection, a `stats` object of series keyed `<statsId>-<field>`, each
+/// with `startTime`, `endTime` and `values` (a JSON-encoded array). Newer Chrome adds
+/// `statsType` to each series and a `<statsId>-timestamp` series with the exact sample times;
+/// older dumps have neither, so the type comes from the id prefix and the times are spread
+/// evenly between `startTime` and `endTime`. Series of one id are aligned from their newest value
+/// (Chrome keeps a bounded history, so older values may be missing from some series).
+public enum WebRTCInternalsReader {
+    /// Reads a parsed dump.
+    public static func read(_ document: StatsValue) throws(StatsParseError) -> StatsTimeline {
+        guard let connections = document["PeerConnections"]?.object else {
+            throw StatsParseError(.unexpectedShape, "a webrtc-internals dump needs a \"PeerConnections\" object")
+        }
+        var items: [TimelineItem] = []
+        var problems: [StatsParseError] = []
+        for connection in connections {
+            guard let stats = connection.value["stats"]?.object else { continue }
+            do throws(StatsParseError) {
+                items += try samples(of: stats, peerConnection: connection.name).map(TimelineItem.sample)
+            } catch {
+                problems.append(StatsParseError(error.code, "peer connection \(connection.name): \(error.message)"))
+            }
+        }
+        items.sort { $0.time < $1.time }
+        var metadata: [StatsField] = []
+        if let userAgent = document["UserAgent"] { metadata.append(StatsField("browser", userAgent)) }
+        return StatsTimeline(format: .webrtcInternals, metadata: metadata, items: items, problems: problems)
+    }
+
+    private struct Series {
+        var field: String
+        var values: [StatsValue]
+        var startTime: Double?
+        var endTime: Double?
+    }
+
+    private static func samples(of stats: [StatsField], peerConnection: String) throws(StatsParseError) -> [StatsSample] {
+        var seriesByID: [String: [Series]] = [:]
+        var typeByID: [String: String] = [:]
+        var idOrder: [String] = []
+        for member in stats {
+            guard let dash = member.name.lastIndex(of: "-") else { continue }
+            let id = String(member.name[..<dash])
+            let field = String(member.name[member.name.index(after: dash)...])
+            guard let encoded = member.value["values"]?.string else { continue }
+            guard case .array(let values) = try JSONParser.parse(encoded) else {
+                throw StatsParseError(.unexpectedShape, "series \(member.name): \"values\" is not an encoded array")
+            }
+            if seriesByID[id] == nil { idOrder.append(id) }
+            if let type = member.value["statsType"]?.string { typeByID[id] = type }
+            seriesByID[id, default: []].append(Series(
+                field: field, values: values,
+                startTime: time(member.value["startTime"]), endTime: time(member.value["endTime"])))
+        }
+        // Entries grouped by their sample time (ms, rounded to absorb float noise).
+        var entriesByTime: [Int64: [StatsEntry]] = [:]
+        for id in idOrder {
+            guard let series = seriesByID[id], let longest = series.map(\.values.count).max(), longest > 0 else { continue }
+            let times: [Double]
+            if let stamps = series.first(where: { $0.field == "timestamp" }) {
+                times = stamps.values.compactMap(\.number)
+            } else {
+                let reference = series.first { $0.values.count == longest }!
+                guard let start = reference.startTime, let end = reference.endTime else { continue }
+                let step = longest > 1 ? (end - start) / Double(longest - 1) : 0
+                times = (0..<longest).map { start + Double($0) * step }
+            }
+            let type = typeByID[id].map(StatsType.init(rawValue:)) ?? StatsType(inferredFromID: id) ?? StatsType(rawValue: "unknown")
+            for (index, time) in times.enumerated() {
+                var fields: [StatsField] = []
+                for item in series where item.field != "timestamp" {
+                    // Align from the newest value.
+                    let offset = item.values.count - times.count + index
+                    if offset >= 0, offset < item.values.count { fields.append(StatsField(item.field, item.values[offset])) }
+                }
+                entriesByTime[Int64(time.rounded()), default: []].append(StatsEntry(id: id, type: type, timestamp: time, fields: fields))
+            }
+        }
+        return entriesByTime.keys.sorted().map { time in
+            StatsSample(time: Double(time), peer: "local", peerConnection: peerConnection, report: StatsReport(entries: entriesByTime[time]!))
+        }
+    }
+
+    /// A series time: a number of ms, or a date string (`2024-05-01T10:00:00.000Z` or Chrome's
+    /// locale form).
+    private static func time(_ value: StatsValue?) -> Double? {
+        if let number = value?.number { return number }
+        guard let text = value?.string else { return nil }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) ?? ISO8601DateFormatter().date(from: text) {
+            return date.timeIntervalSince1970 * 1000
+        }
+        if let date = Date(legacyDumpTime: text) { return date.timeIntervalSince1970 * 1000 }
+        return nil
+    }
+}
+
+private extension Date {
+    /// Old dumps wrote `new Date().toString()`-like times; try the common shapes.
+    init?(legacyDumpTime text: String) {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        for pattern in ["EEE MMM dd yyyy HH:mm:ss 'GMT'Z", "M/d/yyyy, h:mm:ss a", "yyyy-MM-dd'T'HH:mm:ss.SSSZ"] {
+            formatter.dateFormat = pattern
+            if let date = formatter.date(from: String(text.prefix(33))) {
+                self = date
+                return
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,5 @@
+/// `callscope bench` (filled in below).
+struct BenchCommand {
+    init(arguments: [String]) throws {}
+    func run() throws {}
+}
