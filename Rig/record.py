@@ -728,6 +728,13 @@ class Rig:
                 self.dump_internals(pub)
             tick += 1
         self.impair.clear()
+        for name, peer in self.peers.items():
+            with contextlib.suppress(Exception):
+                st = peer.state()
+                with open(os.path.join(self.tmp, f"state-{name}.json"), "w") as f:
+                    json.dump(st, f, indent=1)
+                if a.verbose:
+                    log(f"{name} final page state: {json.dumps(st)}")
         cpu1 = cpu_times()
         busy = (cpu1[0] - cpu0[0]) / max(1e-9, (cpu1[1] - cpu0[1]))
         self.header["host"]["cpu_busy_fraction"] = round(busy, 3)
@@ -921,6 +928,7 @@ def main() -> int:
     ap.add_argument("--webrtc-internals", help="also save the publisher's chrome://webrtc-internals dump here")
     ap.add_argument("--internals-at", type=int, default=20, help="second at which to take the dump")
     ap.add_argument("--keep-tmp", action="store_true", help="keep the run dir (logs, profiles)")
+    ap.add_argument("--verbose", action="store_true", help="print the pages' final state")
     args = ap.parse_args()
     if args.seconds is None and not args.scenario:
         args.seconds = 40

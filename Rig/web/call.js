@@ -156,7 +156,12 @@ function newPc(prefix) {
   const label = `${prefix}-${++pcCounter}`;
   const pc = new RTCPeerConnection({ iceServers: [], bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require' });
   pcs.set(label, pc);
-  pc.onicecandidate = ev => trickle(ev.candidate);
+  // Local candidates are held back until our SDP has reached Janus (a trickle arriving before
+  // the subscriber's answer made Janus treat the answer as a renegotiation and skip SCTP setup).
+  const held = [];
+  pc.trickleReady = false;
+  pc.flushTrickle = () => { pc.trickleReady = true; held.splice(0).forEach(c => trickle(c)); };
+  pc.onicecandidate = ev => { if (pc.trickleReady) trickle(ev.candidate); else held.push(ev.candidate); };
   pc.oniceconnectionstatechange = () => { pushEvent('ice-connection-state', { pc: label, state: pc.iceConnectionState }); log(`${label} ice ${pc.iceConnectionState}`); };
   pc.onconnectionstatechange = () => { pushEvent('connection-state', { pc: label, state: pc.connectionState }); log(`${label} conn ${pc.connectionState}`); };
   pc.onicegatheringstatechange = () => pushEvent('ice-gathering-state', { pc: label, state: pc.iceGatheringState });
@@ -213,8 +218,10 @@ async function runPublisher() {
   setPhase('offer');
   const offer = await pc.createOffer();
   await pc.setLocalDescription(offer);
-  const ans = await pluginMessage({ request: 'publish', audio: true, video: true, data: true, display: 'publisher' },
+  const ansP = pluginMessage({ request: 'publish', audio: true, video: true, data: true, display: 'publisher' },
     { type: offer.type, sdp: offer.sdp }, (ev, pd) => ev.jsep || (pd && pd.error), 20000, 'publish answer');
+  setTimeout(() => pc.flushTrickle(), 0);   // the POST carrying the offer is already on its way
+  const ans = await ansP;
   if (!ans.jsep) throw new Error('publish failed: ' + JSON.stringify(ans.plugindata));
   await pc.setRemoteDescription(ans.jsep);
   setPhase('published');
@@ -299,8 +306,11 @@ async function runSubscriber() {
   await pc.setRemoteDescription(attached.jsep);
   const answer = await pc.createAnswer();
   await pc.setLocalDescription(answer);
+  const appLines = sdp => sdp.split(/\r?\n/).filter(l => /^m=application|^a=sctp|^a=max-message|^a=setup/.test(l));
+  state.sdpDebug = { offer: appLines(attached.jsep.sdp), answer: appLines(answer.sdp) };
   const started = await pluginMessage({ request: 'start', room: ROOM }, { type: answer.type, sdp: answer.sdp },
     (ev, pd) => pd && (pd.started || pd.error), 20000, 'subscriber start');
+  pc.flushTrickle();
   if (started.plugindata.data.error) throw new Error('start failed: ' + started.plugindata.data.error);
   setPhase('subscribed');
   await setSubstream(2, 2);

@@ -26,8 +26,9 @@ public enum Gzip {
         do throws(StatsParseError) {
             repeat {
                 try inflater.readMemberHeader()
+                let memberStart = output.count
                 try inflater.inflate(into: &output)
-                try inflater.skipTrailer()
+                try inflater.checkTrailer(output[memberStart...])
             } while inflater.hasMoreMembers
             return (output, nil)
         } catch {
@@ -98,11 +99,19 @@ private struct Inflater {
         bitCount = 0
     }
 
-    mutating func skipTrailer() throws(StatsParseError) {
+    /// Checks the member's CRC-32 and length, so damage inside the data is caught too.
+    mutating func checkTrailer(_ member: ArraySlice<UInt8>) throws(StatsParseError) {
         bitBuffer = 0
         bitCount = 0
+        guard position + 8 <= input.count else { throw Inflater.truncated }
+        var stored: [UInt32] = [0, 0]
+        for word in 0..<2 {
+            for byte in 0..<4 { stored[word] |= UInt32(input[position + word * 4 + byte]) << (8 * UInt32(byte)) }
+        }
         position += 8
-        guard position <= input.count else { throw Inflater.truncated }
+        guard stored[0] == CRC32.checksum(member), stored[1] == UInt32(truncatingIfNeeded: member.count) else {
+            throw StatsParseError(.corruptCompression, "gzip: checksum mismatch (the data is damaged)")
+        }
     }
 
     mutating func bits(_ count: Int) throws(StatsParseError) -> Int {
@@ -225,5 +234,20 @@ private struct Inflater {
             }
         }
         return (try Huffman(lengths: lengths[0..<literalCount]), try Huffman(lengths: lengths[literalCount...]))
+    }
+}
+
+/// CRC-32 (IEEE 802.3, reflected), as gzip stores it.
+enum CRC32 {
+    static let table: [UInt32] = (0..<256).map { index in
+        var value = UInt32(index)
+        for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
+        return value
+    }
+
+    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        return crc ^ 0xFFFF_FFFF
     }
 }

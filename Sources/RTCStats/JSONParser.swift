@@ -94,10 +94,13 @@ private struct Cursor {
 
     mutating func expectLiteral(_ literal: StaticString) throws(StatsParseError) {
         let count = literal.utf8CodeUnitCount
-        guard position + count <= bytes.count else { throw failure("expected \(literal)") }
         let base = literal.utf8Start
-        for index in 0..<count where bytes[position + index] != base[index] {
-            throw failure("expected \(literal)")
+        for index in 0..<count {
+            guard position + index < bytes.count else {
+                position += index
+                throw failure("expected \(literal)")
+            }
+            if bytes[position + index] != base[index] { throw failure("expected \(literal)") }
         }
         position += count
     }

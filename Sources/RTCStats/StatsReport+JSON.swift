@@ -14,11 +14,17 @@ extension StatsReport {
         switch value {
         case .array(let elements):
             entries.reserveCapacity(elements.count)
+            // Entries without a timestamp (app-added ones) take the report's latest.
+            let reportTime = defaultTimestamp ?? elements.compactMap { ($0["value"] ?? $0)["timestamp"]?.number }.max()
             for (index, element) in elements.enumerated() {
-                guard case .object(let fields) = element else {
+                guard case .object(var fields) = element else {
                     throw StatsParseError(.unexpectedShape, "report element \(index) is not an object")
                 }
-                entries.append(try StatsEntry(fields: fields, fallbackID: nil, defaultTimestamp: defaultTimestamp))
+                // A serialised Map: [{"key": id, "value": entry}].
+                if fields.count == 2, fields[0].name == "key", fields[1].name == "value", case .object(let inner) = fields[1].value {
+                    fields = inner
+                }
+                entries.append(try StatsEntry(fields: fields, fallbackID: nil, defaultTimestamp: reportTime))
             }
         case .object(let members):
             entries.reserveCapacity(members.count)
