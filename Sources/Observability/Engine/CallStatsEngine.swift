@@ -74,10 +74,8 @@ public struct CallStatsEngine: Sendable {
     }
 
     private mutating func downlinkTransport(_ report: StatsReport, key: String) -> TransportStats {
-        let pair = report.selectedCandidatePair
         var estimator = downlinks[key] ?? DownlinkEstimator()
-        let observed = estimator.update(time: pair?.timestamp ?? report.timestamp ?? 0, bytesReceived: pair?.number("bytesReceived"), maximumGap: configuration.maximumRateGapMilliseconds)
-        downlinks[key] = estimator
-        return TransportStats(connectionEstimatedBandwidth: pair?.availableIncomingBitrate ?? observed)
+        defer { downlinks[key] = estimator }
+        return estimator.transport(of: report, maximumGap: configuration.maximumRateGapMilliseconds)
     }
 }

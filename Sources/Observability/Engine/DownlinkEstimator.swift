@@ -3,6 +3,8 @@
 /// `bytesReceived`, so headers, audio and every stream included) over the last `window`
 /// samples. When the link is saturated this is the goodput it sustains; when it is not, it is a
 /// lower bound (the link could carry more than the sender chose to send).
+import RTCStats
+
 struct DownlinkEstimator: Sendable {
     private let window: Int
     private var lastBytes: Double?
@@ -24,5 +26,13 @@ struct DownlinkEstimator: Sendable {
             if recentRates.count > window { recentRates.removeFirst(recentRates.count - window) }
         }
         return recentRates.max() ?? 0
+    }
+
+    /// The downlink transport of a receive report: `availableIncomingBitrate` of the selected
+    /// pair when the report has it, this estimate otherwise.
+    mutating func transport(of report: StatsReport, maximumGap: Double) -> TransportStats {
+        let pair = report.selectedCandidatePair
+        let observed = update(time: pair?.timestamp ?? report.timestamp ?? 0, bytesReceived: pair?.number("bytesReceived"), maximumGap: maximumGap)
+        return TransportStats(connectionEstimatedBandwidth: pair?.availableIncomingBitrate ?? observed)
     }
 }

@@ -1,0 +1,54 @@
+/// Receives a publisher's per-interval statistics. Every method has an empty default.
+///
+/// Routed sessions deliver arrays of one element; relayed sessions one element per subscriber.
+public protocol PublisherNetworkStatsDelegate: AnyObject, Sendable {
+    /// Video statistics, one element per link.
+    func publisher(_ monitor: PublisherStatsMonitor, videoNetworkStatsUpdated stats: [PublisherVideoNetworkStats])
+    /// Audio statistics, one element per link.
+    func publisher(_ monitor: PublisherStatsMonitor, audioNetworkStatsUpdated stats: [PublisherAudioNetworkStats])
+    /// Transport statistics, one element per link.
+    func publisher(_ monitor: PublisherStatsMonitor, mediaLinkStatsUpdated stats: [PublisherMediaLinkStats])
+}
+
+extension PublisherNetworkStatsDelegate {
+    public func publisher(_ monitor: PublisherStatsMonitor, videoNetworkStatsUpdated stats: [PublisherVideoNetworkStats]) {}
+    public func publisher(_ monitor: PublisherStatsMonitor, audioNetworkStatsUpdated stats: [PublisherAudioNetworkStats]) {}
+    public func publisher(_ monitor: PublisherStatsMonitor, mediaLinkStatsUpdated stats: [PublisherMediaLinkStats]) {}
+}
+
+/// Receives a subscriber's per-interval statistics. Every method has an empty default.
+public protocol SubscriberNetworkStatsDelegate: AnyObject, Sendable {
+    /// Video statistics.
+    func subscriber(_ monitor: SubscriberStatsMonitor, videoNetworkStatsUpdated stats: SubscriberVideoNetworkStats)
+    /// Audio statistics.
+    func subscriber(_ monitor: SubscriberStatsMonitor, audioNetworkStatsUpdated stats: SubscriberAudioNetworkStats)
+    /// Transport statistics, with the remote publisher's uplink and the degradation source.
+    func subscriber(_ monitor: SubscriberStatsMonitor, mediaLinkStatsUpdated stats: SubscriberMediaLinkStats)
+}
+
+extension SubscriberNetworkStatsDelegate {
+    public func subscriber(_ monitor: SubscriberStatsMonitor, videoNetworkStatsUpdated stats: SubscriberVideoNetworkStats) {}
+    public func subscriber(_ monitor: SubscriberStatsMonitor, audioNetworkStatsUpdated stats: SubscriberAudioNetworkStats) {}
+    public func subscriber(_ monitor: SubscriberStatsMonitor, mediaLinkStatsUpdated stats: SubscriberMediaLinkStats) {}
+}
+
+/// One peer connection's raw report, as the browser's `RTCStatsReport` JSON array.
+public struct PublisherRtcStats: Sendable, Hashable {
+    /// Relayed: the subscriber connection; empty when routed.
+    public var connectionId: String
+    /// The unprocessed report as a JSON array.
+    public var jsonArrayOfReports: String
+}
+
+/// Receives the raw reports asked for with `getRtcStatsReport()`.
+public protocol RtcStatsReportDelegate: AnyObject, Sendable {
+    /// A publisher's raw reports, one per peer connection.
+    func publisher(_ monitor: PublisherStatsMonitor, rtcStatsReport stats: [PublisherRtcStats])
+    /// A subscriber's raw report, as a JSON array.
+    func subscriber(_ monitor: SubscriberStatsMonitor, rtcStatsReport jsonArrayOfReports: String)
+}
+
+extension RtcStatsReportDelegate {
+    public func publisher(_ monitor: PublisherStatsMonitor, rtcStatsReport stats: [PublisherRtcStats]) {}
+    public func subscriber(_ monitor: SubscriberStatsMonitor, rtcStatsReport jsonArrayOfReports: String) {}
+}
