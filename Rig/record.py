@@ -194,7 +194,12 @@ def free_udp_range(count: int = 200) -> tuple[int, int]:
 
 
 def run(cmd: list[str], check: bool = True, timeout: float = 15.0) -> subprocess.CompletedProcess:
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except (FileNotFoundError, subprocess.TimeoutExpired) as e:
+        if check:
+            raise RigError(f"{' '.join(cmd)}: {e}") from None
+        return subprocess.CompletedProcess(cmd, 127, "", str(e))
     if check and r.returncode != 0:
         raise RigError(f"{' '.join(cmd)} failed ({r.returncode}): {r.stderr.strip()}")
     return r
@@ -264,16 +269,12 @@ class NetLab:
             run(nsx + ["ip", "link", "set", n["ns_if"], "up"])
             run(nsx + ["ip", "link", "set", "lo", "up"])
             run(nsx + ["ip", "route", "add", "default", "via", n["root_ip"]])
-            # Offloads make tbf see 64 KB super-packets; switch them off so caps are accurate.
+            # Offloads would make tbf see 64 KB TCP super-packets (media is UDP and unaffected);
+            # switch them off when ethtool exists so caps are accurate for signaling too.
             for dev, pre in ((n["root_if"], []), (n["ns_if"], nsx)):
                 run(pre + ["ethtool", "-K", dev, "tso", "off", "gso", "off", "gro", "off"], check=False)
-        # sanity: each namespace reaches the root-side address of the other veth (where Janus is)
-        for peer, n in NETS.items():
-            r = run(["ip", "netns", "exec", n["ns"], "ping", "-c", "1", "-W", "2",
-                     NETS["publisher"]["root_ip"]], check=False)
-            if r.returncode != 0:
-                log(f"warning: ping from {n['ns']} failed: {r.stdout.strip()} {r.stderr.strip()}")
-        log("network namespaces ready")
+        log("network namespaces ready: " + ", ".join(f"{p} {n['ns']} {n['ns_ip']} <-> {n['root_if']} {n['root_ip']}"
+                                                    for p, n in NETS.items()))
 
     def teardown(self) -> None:
         for n in NETS.values():
@@ -485,6 +486,9 @@ class Peer:
             # chromedriver stays in the root namespace; it drives Chromium over a pipe, so the
             # DevTools connection never crosses the impaired veth.
             args.append("--remote-debugging-pipe")
+        if self.rig.page_server and not self.rig.page_server.url.startswith("http://127.0.0.1"):
+            # getUserMedia needs a secure context; the page is plain http on a veth address.
+            args.append(f"--unsafely-treat-insecure-origin-as-secure={self.rig.page_server.url}")
         return args
 
     def start(self) -> None:
@@ -600,7 +604,8 @@ class Rig:
                 self.janus_version = "janus " + line.split("(")[1].rstrip(")")
                 break
         self.spawn("janus", [JANUS_BIN, "-F", conf, "-C", os.path.join(conf, "janus.jcfg"),
-                             "-i", bind_ip, "-o", "-L", os.path.join(self.tmp, "janus.log")],
+                             "-i", bind_ip, "-o", "-d", str(self.args.janus_debug),
+                             "-L", os.path.join(self.tmp, "janus.log")],
                    os.path.join(self.tmp, "janus.out"))
         url = f"http://{bind_ip}:{port}/janus"
         deadline = time.monotonic() + 20
@@ -634,7 +639,9 @@ class Rig:
     def record(self) -> None:
         a = self.args
         scenario = self.load_scenario()
-        use_netns = a.netns or bool(scenario.get("steps"))
+        use_netns = a.network == "netns"
+        if scenario.get("steps") and not use_netns:
+            raise RigError("impairment scenarios need --network netns")
         seconds = a.seconds if a.seconds else scenario.get("seconds", 40)
         if use_netns:
             self.netlab = NetLab(self.book)
@@ -920,7 +927,11 @@ def main() -> int:
     ap.add_argument("--out", required=True, help="output .ndjson.gz")
     ap.add_argument("--scenario", help="impairment scenario JSON (Rig/scenarios/*.json); implies --netns")
     ap.add_argument("--name", help="scenario name in the header when no --scenario")
-    ap.add_argument("--netns", action="store_true", help="run publisher/subscriber in network namespaces")
+    ap.add_argument("--network", choices=["netns", "loopback"], default="netns",
+                    help="netns (default): each browser in its own network namespace with a veth pair to "
+                         "the root namespace where Janus runs; loopback: everything in the root namespace "
+                         "(no impairments; Janus never gathers loopback candidates, so media then uses the "
+                         "host's own non-loopback address)")
     ap.add_argument("--width", type=int, default=960)
     ap.add_argument("--height", type=int, default=540)
     ap.add_argument("--fps", type=int, default=30)
@@ -929,6 +940,7 @@ def main() -> int:
     ap.add_argument("--internals-at", type=int, default=20, help="second at which to take the dump")
     ap.add_argument("--keep-tmp", action="store_true", help="keep the run dir (logs, profiles)")
     ap.add_argument("--verbose", action="store_true", help="print the pages' final state")
+    ap.add_argument("--janus-debug", type=int, default=4, help="janus debug level (0-7)")
     args = ap.parse_args()
     if args.seconds is None and not args.scenario:
         args.seconds = 40
@@ -950,6 +962,11 @@ def main() -> int:
         rc = 130
     except RigError as e:
         log(f"FAILED: {e}")
+        args.keep_tmp = True
+    except Exception:
+        import traceback
+        traceback.print_exc()
+        log("FAILED with an unexpected error")
         args.keep_tmp = True
     finally:
         # don't let a second signal abort the cleanup

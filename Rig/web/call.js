@@ -258,6 +258,11 @@ async function sendSenderStats(pc, vsender) {
 
 // ---------------------------------------------------------------- subscriber
 async function runSubscriber() {
+  // Chromium only exposes hardware-revealing stats (decoderImplementation, powerEfficientDecoder)
+  // to a page that captures; hold a fake microphone track (never sent) like a real call app would.
+  try {
+    state.heldCapture = (await navigator.mediaDevices.getUserMedia({ audio: true })).getAudioTracks().length > 0;
+  } catch (e) { state.heldCapture = false; log('subscriber getUserMedia: ' + e); }
   setPhase('janus-connect');
   await janusConnect();
   setPhase('waiting-publisher');
@@ -290,8 +295,7 @@ async function runSubscriber() {
     v.srcObject = remote; v.play().catch(() => {});
     pushEvent('track', { pc: label, kind: ev.track.kind, mid: ev.transceiver && ev.transceiver.mid });
   };
-  pc.ondatachannel = ev => {
-    const dc = ev.channel;
+  const wireDc = dc => {
     dc.onopen = () => { state.dcOpen = true; pushEvent('datachannel-open', { pc: label, label: dc.label }); };
     dc.onclose = () => { state.dcOpen = false; pushEvent('datachannel-close', { pc: label }); };
     dc.onmessage = m => {
@@ -303,7 +307,11 @@ async function runSubscriber() {
       } catch (e) { pushEvent('sender-stats-dropped', { reason: 'json' }); }
     };
   };
+  pc.ondatachannel = ev => wireDc(ev.channel);
   await pc.setRemoteDescription(attached.jsep);
+  // Janus only relays data to a subscriber once a data channel is open on its SCTP association,
+  // and it waits for the subscriber to open one (as janus.js does): open our own.
+  if ((ad.streams || []).some(s => s.type === 'data')) wireDc(pc.createDataChannel('callscope-sub', { ordered: true }));
   const answer = await pc.createAnswer();
   await pc.setLocalDescription(answer);
   const appLines = sdp => sdp.split(/\r?\n/).filter(l => /^m=application|^a=sctp|^a=max-message|^a=setup/.test(l));
