@@ -227,6 +227,10 @@ def cleanup_network_objects() -> None:
                     log(f"deleting link {ifname}")
                     run(["ip", "link", "del", ifname], check=False)
     delete_iptables_rules(None)
+    with contextlib.suppress(OSError):
+        for name in os.listdir("/etc/netns"):
+            if name.startswith(NS_PREFIX + "-"):
+                shutil.rmtree(os.path.join("/etc/netns", name), ignore_errors=True)
 
 
 def iptables(ns: str | None, args: list[str], check: bool = True) -> subprocess.CompletedProcess:
@@ -268,7 +272,15 @@ class NetLab:
             run(nsx + ["ip", "addr", "add", n["ns_ip"] + "/24", "dev", n["ns_if"]])
             run(nsx + ["ip", "link", "set", n["ns_if"], "up"])
             run(nsx + ["ip", "link", "set", "lo", "up"])
-            run(nsx + ["ip", "route", "add", "default", "via", n["root_ip"]])
+            # No default route: the namespace reaches only the rig's own 10.201.0.0/16 addresses
+            # (Janus, the page server) and nothing else; stray lookups fail at once.
+            run(nsx + ["ip", "route", "add", "10.201.0.0/16", "via", n["root_ip"]])
+            # `ip netns exec` bind-mounts /etc/netns/<ns>/resolv.conf: a resolver that answers
+            # "connection refused" at once instead of timing out on an unreachable server.
+            os.makedirs(f"/etc/netns/{n['ns']}", exist_ok=True)
+            with open(f"/etc/netns/{n['ns']}/resolv.conf", "w") as f:
+                f.write("nameserver 127.0.0.1\noptions timeout:1 attempts:1\n")
+            self.book.add({"kind": "etc-netns", "name": n["ns"]})
             # Offloads would make tbf see 64 KB TCP super-packets (media is UDP and unaffected);
             # switch them off when ethtool exists so caps are accurate for signaling too.
             for dev, pre in ((n["root_if"], []), (n["ns_if"], nsx)):
@@ -283,7 +295,8 @@ class NetLab:
         for n in NETS.values():
             run(["ip", "link", "del", n["root_if"]], check=False)
             run(["ip", "netns", "del", n["ns"]], check=False)
-        self.book.remove(lambda e: e.get("kind") in ("netns", "link"))
+            shutil.rmtree(f"/etc/netns/{n['ns']}", ignore_errors=True)
+        self.book.remove(lambda e: e.get("kind") in ("netns", "link", "etc-netns"))
         log("network namespaces removed")
 
 
@@ -521,7 +534,9 @@ class Peer:
         log(f"{self.name}: {self.caps.get('browserName')} {self.caps.get('browserVersion')} ready")
 
     def open_call(self, page_url: str) -> None:
+        t = time.monotonic()
         self.wd.navigate(page_url)
+        log(f"{self.name}: page loaded in {time.monotonic() - t:.1f}s")
 
     def collect(self) -> dict:
         return self.wd.execute_async(COLLECT_JS, timeout=25)

@@ -41,7 +41,8 @@ public enum JSONParser {
     }
 }
 
-private struct Cursor {
+/// The parser's state over one buffer (internal so the report fast path can extend it).
+struct Cursor {
     let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
     var keys = KeyInterner()
@@ -175,6 +176,25 @@ private struct Cursor {
     }
 
     mutating func parseString(interned: Bool) throws(StatsParseError) -> String {
+        if interned { return try parseKey().name }
+        position += 1
+        let start = position
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
+                position += 1
+                return String(decoding: slice, as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start) }
+            if byte < 0x20 { throw failure("control character inside a string") }
+            position += 1
+        }
+        throw failure("unterminated string")
+    }
+
+    /// An object key: decoded once per document, with the ``KnownField`` it names.
+    mutating func parseKey() throws(StatsParseError) -> (name: String, known: KnownField?) {
         position += 1
         let start = position
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -183,9 +203,12 @@ private struct Cursor {
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
                 position += 1
-                return interned ? keys.string(for: slice, hash: hash) : String(decoding: slice, as: UTF8.self)
+                return keys.lookup(slice, hash: hash)
             }
-            if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start) }
+            if byte == UInt8(ascii: "\\") {
+                let name = try parseEscapedString(from: start)
+                return (name, KnownField(name: name))
+            }
             if byte < 0x20 { throw failure("control character inside a string") }
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
             position += 1
@@ -328,15 +351,46 @@ private let powersOfTen: [Double] = (0...22).map { exponent in
     return value
 }
 
-/// Decodes each distinct object key once per document.
-private struct KeyInterner {
-    private var table: [UInt64: String] = [:]
+/// Decodes each distinct object key once per document, and tells which ``KnownField`` it is.
+/// An open-addressing table keyed by the key's FNV-1a hash, verified byte for byte.
+struct KeyInterner {
+    private struct Slot {
+        var hash: UInt64
+        var bytes: [UInt8]
+        var string: String
+        var known: KnownField?
+    }
 
-    mutating func string(for bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> String {
-        let key = hash ^ UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
-        if let known = table[key], known.utf8.elementsEqual(bytes) { return known }
+    private var slots = [Slot?](repeating: nil, count: 256)
+    private var used = 0
+
+    mutating func lookup(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (String, KnownField?) {
+        var index = Int(truncatingIfNeeded: hash) & (slots.count - 1)
+        while let slot = slots[index] {
+            if slot.hash == hash, slot.bytes.count == bytes.count,
+               slot.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
+                return (slot.string, slot.known)
+            }
+            index = (index + 1) & (slots.count - 1)
+        }
         let string = String(decoding: bytes, as: UTF8.self)
-        table[key] = string
-        return string
+        let known = KnownField(name: string)
+        if used * 2 >= slots.count { grow() }
+        insert(Slot(hash: hash, bytes: Array(bytes), string: string, known: known))
+        return (string, known)
+    }
+
+    private mutating func insert(_ slot: Slot) {
+        var index = Int(truncatingIfNeeded: slot.hash) & (slots.count - 1)
+        while slots[index] != nil { index = (index + 1) & (slots.count - 1) }
+        slots[index] = slot
+        used += 1
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = [Slot?](repeating: nil, count: old.count * 2)
+        used = 0
+        for case let slot? in old { insert(slot) }
     }
 }

@@ -28,7 +28,11 @@ public enum RecordingReader {
         var problems: [StatsParseError] = []
         for line in lines.dropFirst() {
             do throws(StatsParseError) {
-                items.append(try item(JSONParser.parse(line.bytes)))
+                if let fast = try JSONParser.parseRecordingLine(line.bytes), let peerConnection = fast.peerConnection {
+                    items.append(.sample(StatsSample(time: fast.time, peer: fast.peer ?? "local", peerConnection: peerConnection, report: StatsReport(entries: fast.entries))))
+                } else {
+                    items.append(try item(JSONParser.parse(line.bytes)))
+                }
             } catch {
                 problems.append(error.at(line: line.number))
             }

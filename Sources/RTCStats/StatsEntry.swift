@@ -11,14 +11,28 @@ public struct StatsEntry: Sendable, Hashable {
     /// Milliseconds since the Unix epoch (W3C `DOMHighResTimeStamp`).
     public var timestamp: Double
     /// Every field except `id`, `type` and `timestamp`, in source order.
-    public var fields: [StatsField]
+    public private(set) var fields: [StatsField]
+    /// Where the fields the engine reads are, so typed accessors need no string comparison.
+    public private(set) var knownFields: KnownFieldIndex
 
     /// Creates an entry.
     public init(id: String, type: StatsType, timestamp: Double, fields: [StatsField]) {
+        self.init(id: id, type: type, timestamp: timestamp, fields: fields, knownFields: KnownFieldIndex(fields))
+    }
+
+    /// Creates an entry whose known-field index the caller built (the parser does, for free).
+    init(id: String, type: StatsType, timestamp: Double, fields: [StatsField], knownFields: KnownFieldIndex) {
         self.id = id
         self.type = type
         self.timestamp = timestamp
         self.fields = fields
+        self.knownFields = knownFields
+    }
+
+    /// The raw value of a known field.
+    @inlinable public func value(_ field: KnownField) -> StatsValue? {
+        guard let position = knownFields.position(of: field) else { return nil }
+        return fields[position].value
     }
 
     /// The raw value of the field `name`.
@@ -41,6 +55,7 @@ public struct StatsEntry: Sendable, Hashable {
         if let index = fields.firstIndex(where: { $0.name == name }) {
             fields[index].value = value
         } else {
+            if let known = KnownField(name: name) { knownFields.record(known, at: fields.count) }
             fields.append(StatsField(name, value))
         }
     }

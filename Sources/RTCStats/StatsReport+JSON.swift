@@ -4,6 +4,10 @@ extension StatsReport {
     ///
     /// - Parameter defaultTimestamp: used for entries without a `timestamp` (ms since the epoch).
     public init(json bytes: [UInt8], defaultTimestamp: Double? = nil) throws(StatsParseError) {
+        if let entries = try JSONParser.parseEntries(bytes[...], defaultTimestamp: defaultTimestamp) {
+            self.init(entries: entries)
+            return
+        }
         let value = try JSONParser.parse(bytes)
         try self.init(jsonValue: value, defaultTimestamp: defaultTimestamp)
     }

@@ -1,10 +1,28 @@
 /// The `type` of a W3C stats entry (`RTCStatsType`), open to values this version does not know.
 public struct StatsType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The W3C spelling, e.g. `outbound-rtp`.
-    public var rawValue: String
+    public let rawValue: String
+    /// A small number for the types this version knows (0 otherwise), so comparing two known
+    /// types costs one byte comparison.
+    @usableFromInline let code: UInt8
 
     /// Wraps any type string; unknown ones are kept as they are.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+        self.code = StatsType.knownCodes.firstIndex(of: rawValue).map { UInt8($0 + 1) } ?? 0
+    }
+
+    private static let knownCodes = [
+        "codec", "inbound-rtp", "outbound-rtp", "remote-inbound-rtp", "remote-outbound-rtp", "media-source",
+        "media-playout", "peer-connection", "data-channel", "transport", "candidate-pair", "local-candidate",
+        "remote-candidate", "certificate", "track", "stream",
+    ]
+
+    @inlinable public static func == (lhs: StatsType, rhs: StatsType) -> Bool {
+        lhs.code == rhs.code && (lhs.code != 0 || lhs.rawValue == rhs.rawValue)
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
     public var description: String { rawValue }
 

@@ -36,16 +36,17 @@ public struct CallStatsEngine: Sendable {
     public mutating func ingest(_ sample: StatsSample) -> [StatsCallback] {
         var callbacks: [StatsCallback] = []
         let report = sample.report
+        let digest = ReportDigest(report)
         func emit(_ stream: String, _ event: StatsEvent) {
             callbacks.append(StatsCallback(time: sample.time, peer: sample.peer, peerConnection: sample.peerConnection, stream: stream, event: event))
         }
 
-        if report.entries.contains(where: { $0.type == .outboundRTP }) {
+        if !digest.outbound.isEmpty {
             let link = modes[sample.peer] == .relayed
                 ? PublisherLink(connectionId: sample.peerConnection, subscriberId: sample.peerConnection) : .routed
             var publisher = publishers[sample.peer] ?? PeerPublisher()
             var tracker = publisher.trackers[link] ?? PublisherLinkTracker(link: link, configuration: configuration)
-            if let update = tracker.ingest(report, peerConnection: sample.peerConnection) {
+            if let update = tracker.ingest(report, digest: digest, peerConnection: sample.peerConnection) {
                 publisher.latest[link] = update
                 let links = publisher.latest.keys.sorted { $0.connectionId < $1.connectionId }
                 let updates = links.compactMap { publisher.latest[$0] }
@@ -57,7 +58,7 @@ public struct CallStatsEngine: Sendable {
             publishers[sample.peer] = publisher
         }
 
-        let streams = StreamDemultiplexer.streams(in: report, defaultStreamID: "")
+        let streams = StreamDemultiplexer.streams(in: report, inbound: digest.inbound, defaultStreamID: "")
         guard !streams.isEmpty else { return callbacks }
         let downlink = downlinkTransport(report, key: sample.peer + "|" + sample.peerConnection)
         for (streamID, entries) in streams {

@@ -32,7 +32,7 @@ struct DownlinkEstimator: Sendable {
     /// pair when the report has it, this estimate otherwise.
     mutating func transport(of report: StatsReport, maximumGap: Double) -> TransportStats {
         let pair = report.selectedCandidatePair
-        let observed = update(time: pair?.timestamp ?? report.timestamp ?? 0, bytesReceived: pair?.number("bytesReceived"), maximumGap: maximumGap)
+        let observed = update(time: pair?.timestamp ?? report.timestamp ?? 0, bytesReceived: pair?.bytesReceived, maximumGap: maximumGap)
         return TransportStats(connectionEstimatedBandwidth: pair?.availableIncomingBitrate ?? observed)
     }
 }

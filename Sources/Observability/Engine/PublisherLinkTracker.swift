@@ -36,21 +36,29 @@ public struct PublisherLinkTracker: Sendable {
     public let link: PublisherLink
     private let configuration: StatsEngineConfiguration
     private var startTime: Double?
-    private var lastReportTime: [String: Double] = [:]
-    private var memory: [String: LayerMemory] = [:]
+    private var connections: [String: ConnectionMemory] = [:]
     private var previousSendingLayers: Set<String> = []
 
-    private var videoBytes = CumulativeCounter()
-    private var videoHeaderBytes = CumulativeCounter()
-    private var videoPackets = CumulativeCounter()
-    private var videoFrames = CumulativeCounter()
-    private var videoLost = CumulativeCounter()
-    private var audioBytes = CumulativeCounter()
-    private var audioPackets = CumulativeCounter()
-    private var audioLost = CumulativeCounter()
+    private var videoBytes = CounterTotal()
+    private var videoPackets = CounterTotal()
+    private var videoLost = CounterTotal()
+    private var audioBytes = CounterTotal()
+    private var audioPackets = CounterTotal()
+    private var audioLost = CounterTotal()
 
-    private struct LayerMemory: Sendable {
-        var timestamp: Double
+    /// What one peer connection's previous report said, per entry id.
+    private struct ConnectionMemory: Sendable {
+        var reportTime: Double = -.infinity
+        var senders: [String: SenderMemory] = [:]
+        var remoteLost: [String: Double?] = [:]
+    }
+
+    private struct SenderMemory: Sendable {
+        var timestamp: Double?
+        var bytes: Double?
+        var headerBytes: Double?
+        var packets: Double?
+        var frames: Double?
         var codecID: String?
         var resolutionChanges: Double?
     }
@@ -64,67 +72,81 @@ public struct PublisherLinkTracker: Sendable {
     /// Feeds one report of one of the link's peer connections. Returns `nil` for a report with
     /// no entries or a timestamp not after that connection's previous report (ignored).
     public mutating func ingest(_ report: StatsReport, peerConnection: String) -> PublisherLinkUpdate? {
+        ingest(report, digest: ReportDigest(report), peerConnection: peerConnection)
+    }
+
+    mutating func ingest(_ report: StatsReport, digest: ReportDigest, peerConnection: String) -> PublisherLinkUpdate? {
         guard let time = report.timestamp else { return nil }
-        if let last = lastReportTime[peerConnection], time <= last { return nil }
-        lastReportTime[peerConnection] = time
+        var connection = connections[peerConnection] ?? ConnectionMemory()
+        guard time > connection.reportTime else { return nil }
+        connection.reportTime = time
         let start = startTime ?? time
         startTime = start
 
-        let remoteInbound = report.remoteInboundByLocalID()
-        var layers: [(order: LayerOrder, stats: PublisherVideoLayerStats)] = []
+        var layers: [(order: LayerOrder, stats: PublisherVideoLayerStats, entry: StatsEntry, previous: SenderMemory)] = []
         var sendingLayers: Set<String> = []
         var hasVideo = false
         var hasAudio = false
-        var pendingReasons: [(index: Int, memory: LayerMemory?, entry: StatsEntry)] = []
 
-        for entry in report.entries(ofType: .outboundRTP) {
-            let source = peerConnection + "|" + entry.id
-            let previous = memory[source]
-            let elapsed = previous.map { entry.timestamp - $0.timestamp }.flatMap { $0 > 0 && $0 <= configuration.maximumRateGapMilliseconds ? $0 : nil }
-            memory[source] = LayerMemory(timestamp: entry.timestamp, codecID: entry.codecID, resolutionChanges: entry.number("qualityLimitationResolutionChanges"))
-            let remote = remoteInbound[entry.id]
+        for entry in digest.outbound {
+            var memory = connection.senders[entry.id] ?? SenderMemory()
+            let previous = memory
+            let elapsed = RateCalculator.usableInterval(from: memory.timestamp, to: entry.timestamp, maximumGap: configuration.maximumRateGapMilliseconds)
+            memory.timestamp = entry.timestamp
+            memory.codecID = entry.codecID
+            memory.resolutionChanges = entry.qualityLimitationResolutionChanges
+            let remote = digest.remoteInboundByLocalID[entry.id]
             switch entry.mediaKind {
             case "video":
                 hasVideo = true
-                let payload = videoBytes.update(source: source, value: entry.bytesSent)
-                let header = videoHeaderBytes.update(source: source, value: entry.headerBytesSent)
-                videoPackets.update(source: source, value: entry.packetsSent)
-                let frames = videoFrames.update(source: source, value: entry.framesEncoded)
-                if let remote { videoLost.update(source: peerConnection + "|" + remote.id, value: remote.packetsLost) }
-                let isActive = entry.bool("active") != false
-                let isSending = isActive && ((payload ?? 0) > 0 || (previous == nil && (entry.bytesSent ?? 0) > 0))
+                let payload = videoBytes.advance(&memory.bytes, to: entry.bytesSent)
+                let headerIncrease = CounterTotal.increase(&memory.headerBytes, to: entry.headerBytesSent)
+                videoPackets.advance(&memory.packets, to: entry.packetsSent)
+                let frames = CounterTotal.increase(&memory.frames, to: entry.framesEncoded)
+                if let remote {
+                    var lost = connection.remoteLost[remote.id] ?? nil
+                    videoLost.advance(&lost, to: remote.packetsLost)
+                    connection.remoteLost[remote.id] = lost
+                }
+                connection.senders[entry.id] = memory
+                let isSending = entry.active != false && ((payload ?? 0) > 0 || (previous.bytes == nil && (entry.bytesSent ?? 0) > 0))
                 guard isSending else { continue }
-                sendingLayers.insert(entry.rid ?? source)
+                sendingLayers.insert(entry.rid ?? entry.id)
                 let bitrate = RateCalculator.bitsPerSecond(bytes: payload, milliseconds: elapsed)
-                let headerRate = entry.headerBytesSent == nil ? 0 : RateCalculator.bitsPerSecond(bytes: header, milliseconds: elapsed)
-                let frameRate = entry.framesPerSecond ?? RateCalculator.perSecond(frames, milliseconds: elapsed) ?? 0
+                let headerRate = entry.headerBytesSent == nil ? 0 : RateCalculator.bitsPerSecond(bytes: headerIncrease, milliseconds: elapsed)
                 let stats = PublisherVideoLayerStats(
                     width: Int(entry.frameWidth ?? 0), height: Int(entry.frameHeight ?? 0),
-                    encodedFrameRate: frameRate,
+                    encodedFrameRate: entry.framesPerSecond ?? RateCalculator.perSecond(frames, milliseconds: elapsed) ?? 0,
                     bitrate: bitrate ?? 0,
                     totalBitrate: bitrate.map { $0 + (headerRate ?? 0) } ?? 0,
-                    scalabilityMode: entry.string("scalabilityMode"),
+                    scalabilityMode: entry.scalabilityMode,
                     qualityLimitationReason: .none,
                     codec: report.codecName(of: entry),
                     rid: entry.rid)
-                pendingReasons.append((layers.count, previous, entry))
-                layers.append((LayerOrder(entry), stats))
+                layers.append((LayerOrder(entry), stats, entry, previous))
             case "audio":
                 hasAudio = true
-                audioBytes.update(source: source, value: entry.bytesSent)
-                audioPackets.update(source: source, value: entry.packetsSent)
-                if let remote { audioLost.update(source: peerConnection + "|" + remote.id, value: remote.packetsLost) }
+                audioBytes.advance(&memory.bytes, to: entry.bytesSent)
+                audioPackets.advance(&memory.packets, to: entry.packetsSent)
+                if let remote {
+                    var lost = connection.remoteLost[remote.id] ?? nil
+                    audioLost.advance(&lost, to: remote.packetsLost)
+                    connection.remoteLost[remote.id] = lost
+                }
+                connection.senders[entry.id] = memory
             default:
                 continue
             }
         }
+        connections[peerConnection] = connection
 
         let layersChanged = !previousSendingLayers.isEmpty && sendingLayers != previousSendingLayers
         previousSendingLayers = sendingLayers
-        for pending in pendingReasons {
-            layers[pending.index].stats.qualityLimitationReason = Self.limitationReason(pending.entry, previous: pending.memory, layersChanged: layersChanged)
+        let orderedLayers = layers.sorted { $0.order < $1.order }.map { layer in
+            var stats = layer.stats
+            stats.qualityLimitationReason = Self.limitationReason(layer.entry, previous: layer.previous, layersChanged: layersChanged)
+            return stats
         }
-        let orderedLayers = layers.sorted { $0.order < $1.order }.map(\.stats)
 
         let transport = TransportStats(connectionEstimatedBandwidth: report.selectedCandidatePair?.availableOutgoingBitrate ?? 0)
         let video = hasVideo ? PublisherVideoNetworkStats(
@@ -141,16 +163,16 @@ public struct PublisherLinkTracker: Sendable {
 
     /// W3C `bandwidth`/`cpu`/`other` win (they say what limits the encoder now); otherwise a codec
     /// switch, then a change of the sending layer set, then a resolution change.
-    private static func limitationReason(_ entry: StatsEntry, previous: LayerMemory?, layersChanged: Bool) -> QualityLimitationReason {
-        switch entry.string("qualityLimitationReason") {
+    private static func limitationReason(_ entry: StatsEntry, previous: SenderMemory, layersChanged: Bool) -> QualityLimitationReason {
+        switch entry.qualityLimitationReason {
         case "bandwidth": return .bandwidth
         case "cpu": return .cpu
         case "other": return .other
         default: break
         }
-        if let previous, let before = previous.codecID, let now = entry.codecID, before != now { return .codec }
+        if let before = previous.codecID, let now = entry.codecID, before != now { return .codec }
         if layersChanged { return .layerChange }
-        if let before = previous?.resolutionChanges, let now = entry.number("qualityLimitationResolutionChanges"), now > before { return .resolution }
+        if let before = previous.resolutionChanges, let now = entry.qualityLimitationResolutionChanges, now > before { return .resolution }
         return .none
     }
 }

@@ -9,10 +9,10 @@ extension StatsReport {
             if let id = transport.selectedCandidatePairID, let pair = self[id] { return pair }
         }
         let pairs = entries(ofType: .candidatePair)
-        if let selected = pairs.first(where: { $0.bool("selected") == true }) { return selected }
+        if let selected = pairs.first(where: { $0.selected == true }) { return selected }
         return pairs
-            .filter { $0.bool("nominated") == true && ($0.string("state") ?? "succeeded") == "succeeded" }
-            .max { ($0.number("bytesReceived") ?? 0) + ($0.number("bytesSent") ?? 0) < ($1.number("bytesReceived") ?? 0) + ($1.number("bytesSent") ?? 0) }
+            .filter { $0.nominated == true && ($0.state ?? "succeeded") == "succeeded" }
+            .max { ($0.bytesReceived ?? 0) + ($0.bytesSent ?? 0) < ($1.bytesReceived ?? 0) + ($1.bytesSent ?? 0) }
     }
 
     /// The codec mime subtype (`VP8`, `opus`, ...) an RTP entry uses, through its `codecId`.
@@ -24,35 +24,21 @@ extension StatsReport {
 
     /// The legacy `track` entry an RTP entry points to with `trackId` (old Chrome, Safari).
     func legacyTrack(of entry: StatsEntry) -> StatsEntry? {
-        guard let id = entry.string("trackId") else { return nil }
+        guard let id = entry.trackID else { return nil }
         return self[id]
-    }
-
-    /// The `remote-inbound-rtp` entries describing this report's outbound streams, keyed by the
-    /// `outbound-rtp` id (`localId`; failing that, the SSRC).
-    func remoteInboundByLocalID() -> [String: StatsEntry] {
-        var result: [String: StatsEntry] = [:]
-        let outbound = entries(ofType: .outboundRTP)
-        for remote in entries(ofType: .remoteInboundRTP) {
-            if let local = remote.localID {
-                result[local] = remote
-            } else if let ssrc = remote.ssrc, let match = outbound.first(where: { $0.ssrc == ssrc }) {
-                result[match.id] = remote
-            }
-        }
-        return result
     }
 }
 
 extension StatsEntry {
-    /// A field from this entry, or from its legacy `track` entry when this one lacks it.
-    func number(_ name: String, orFrom fallback: StatsEntry?) -> Double? {
-        number(name) ?? fallback?.number(name)
+    /// A known field from this entry, or from its legacy `track` entry when this one lacks it.
+    func number(_ field: KnownField, orFrom fallback: StatsEntry?) -> Double? {
+        value(field)?.number ?? fallback?.value(field)?.number
     }
 
     /// `kind`, also for entries that only say it through their id (old Chrome) or codec.
     var mediaKind: String? {
         if let kind { return kind }
+        // Legacy ids carry the kind: RTCOutboundRTPVideoStream_…, RTCInboundRTPAudioStream_….
         if id.contains("Video") || id.contains("video") { return "video" }
         if id.contains("Audio") || id.contains("audio") { return "audio" }
         return nil

@@ -15,7 +15,11 @@ import RTCStats
 public enum StreamDemultiplexer {
     /// The streams of `report`, ordered by their first receiver's position in the report.
     public static func streams(in report: StatsReport, defaultStreamID: String) -> [(id: String, entries: SubscriberStreamEntries)] {
-        let inbound = report.entries(ofType: .inboundRTP).filter { $0.mediaKind == "video" || $0.mediaKind == "audio" }
+        streams(in: report, inbound: ReportDigest(report).inbound, defaultStreamID: defaultStreamID)
+    }
+
+    static func streams(in report: StatsReport, inbound allInbound: [StatsEntry], defaultStreamID: String) -> [(id: String, entries: SubscriberStreamEntries)] {
+        let inbound = allInbound.filter { $0.mediaKind == "video" || $0.mediaKind == "audio" }
         guard !inbound.isEmpty else { return [] }
         let videos = inbound.filter { $0.mediaKind == "video" }
         let audios = inbound.filter { $0.mediaKind == "audio" }
@@ -53,14 +57,14 @@ public enum StreamDemultiplexer {
     private static func legacyStreams(_ report: StatsReport, inbound: [StatsEntry]) -> [(id: String, entries: SubscriberStreamEntries)]? {
         var streamByTrack: [String: String] = [:]
         for stream in report.entries(ofType: .stream) {
-            guard let identifier = stream.string("streamIdentifier"), let tracks = stream["trackIds"]?.array else { continue }
+            guard let identifier = stream.value(.streamIdentifier)?.string, let tracks = stream.value(.trackIds)?.array else { continue }
             for track in tracks.compactMap(\.string) { streamByTrack[track] = identifier }
         }
         guard !streamByTrack.isEmpty else { return nil }
         var order: [String] = []
         var grouped: [String: SubscriberStreamEntries] = [:]
         for entry in inbound {
-            guard let track = entry.string("trackId"), let stream = streamByTrack[track] else { return nil }
+            guard let track = entry.trackID, let stream = streamByTrack[track] else { return nil }
             if grouped[stream] == nil {
                 order.append(stream)
                 grouped[stream] = SubscriberStreamEntries(video: nil, audio: nil)

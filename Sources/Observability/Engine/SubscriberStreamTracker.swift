@@ -30,22 +30,34 @@ public struct SubscriberStreamTracker: Sendable {
     private let configuration: StatsEngineConfiguration
     private var startTime: Double?
     private var lastReportTime: [String: Double] = [:]
-    private var lastVideoTime: [String: Double] = [:]
+    private var receivers: [String: ReceiverMemory] = [:]
 
-    private var videoBytes = CumulativeCounter()
-    private var videoHeaderBytes = CumulativeCounter()
-    private var videoPackets = CumulativeCounter()
-    private var videoLost = CumulativeCounter()
-    private var videoFrames = CumulativeCounter()
-    private var audioBytes = CumulativeCounter()
-    private var audioPackets = CumulativeCounter()
-    private var audioLost = CumulativeCounter()
-    private var w3cPauses = CumulativeCounter()
-    private var w3cPauseDuration = CumulativeCounter()
-    private var w3cFreezes = CumulativeCounter()
-    private var w3cFreezeDuration = CumulativeCounter()
+    private var videoBytes = CounterTotal()
+    private var videoPackets = CounterTotal()
+    private var videoLost = CounterTotal()
+    private var audioBytes = CounterTotal()
+    private var audioPackets = CounterTotal()
+    private var audioLost = CounterTotal()
+    private var w3cPauses = CounterTotal()
+    private var w3cPauseDuration = CounterTotal()
+    private var w3cFreezes = CounterTotal()
+    private var w3cFreezeDuration = CounterTotal()
     private var stalls: FrameStallDetector
     private var usesW3CFreezeCounters = false
+
+    /// One receiver's previous values (keyed by connection and entry id).
+    private struct ReceiverMemory: Sendable {
+        var timestamp: Double?
+        var bytes: Double?
+        var headerBytes: Double?
+        var packets: Double?
+        var lost: Double?
+        var frames: Double?
+        var freezes: Double?
+        var freezeDuration: Double?
+        var pauses: Double?
+        var pauseDuration: Double?
+    }
 
     /// Creates a tracker.
     public init(configuration: StatsEngineConfiguration = .init()) {
@@ -70,9 +82,11 @@ public struct SubscriberStreamTracker: Sendable {
         var audio: SubscriberAudioNetworkStats?
         if let entry = entries.audio {
             let source = peerConnection + "|" + entry.id
-            audioBytes.update(source: source, value: entry.bytesReceived)
-            audioPackets.update(source: source, value: entry.packetsReceived)
-            audioLost.update(source: source, value: entry.packetsLost)
+            var memory = receivers[source] ?? ReceiverMemory()
+            audioBytes.advance(&memory.bytes, to: entry.bytesReceived)
+            audioPackets.advance(&memory.packets, to: entry.packetsReceived)
+            audioLost.advance(&memory.lost, to: entry.packetsLost)
+            receivers[source] = memory
             audio = SubscriberAudioNetworkStats(
                 audioPacketsLost: audioLost.count, audioPacketsReceived: audioPackets.count, audioBytesReceived: audioBytes.count,
                 timestamp: entry.timestamp, startTime: start, senderStats: nil)
@@ -83,29 +97,31 @@ public struct SubscriberStreamTracker: Sendable {
 
     private mutating func videoStats(_ entry: StatsEntry, in report: StatsReport, peerConnection: String, start: Double) -> SubscriberVideoNetworkStats {
         let source = peerConnection + "|" + entry.id
+        var memory = receivers[source] ?? ReceiverMemory()
         let track = report.legacyTrack(of: entry)
-        let elapsed = lastVideoTime[source].map { entry.timestamp - $0 }.flatMap { $0 > 0 && $0 <= configuration.maximumRateGapMilliseconds ? $0 : nil }
-        lastVideoTime[source] = entry.timestamp
-        let payload = videoBytes.update(source: source, value: entry.bytesReceived)
-        let header = videoHeaderBytes.update(source: source, value: entry.headerBytesReceived)
-        videoPackets.update(source: source, value: entry.packetsReceived)
-        videoLost.update(source: source, value: entry.packetsLost)
-        let framesDecoded = entry.number("framesDecoded", orFrom: track) ?? entry.number("framesReceived", orFrom: track)
-        let frames = videoFrames.update(source: source, value: framesDecoded)
+        let elapsed = RateCalculator.usableInterval(from: memory.timestamp, to: entry.timestamp, maximumGap: configuration.maximumRateGapMilliseconds)
+        memory.timestamp = entry.timestamp
+        let payload = videoBytes.advance(&memory.bytes, to: entry.bytesReceived)
+        let header = CounterTotal.increase(&memory.headerBytes, to: entry.headerBytesReceived)
+        videoPackets.advance(&memory.packets, to: entry.packetsReceived)
+        videoLost.advance(&memory.lost, to: entry.packetsLost)
+        let framesDecoded = entry.number(.framesDecoded, orFrom: track) ?? entry.number(.framesReceived, orFrom: track)
+        let frames = CounterTotal.increase(&memory.frames, to: framesDecoded)
 
         let bitrate = RateCalculator.bitsPerSecond(bytes: payload, milliseconds: elapsed)
         let headerRate = entry.headerBytesReceived == nil ? 0 : RateCalculator.bitsPerSecond(bytes: header, milliseconds: elapsed)
 
         // W3C counters when the report has them (seconds → ms); frame-counter fallback otherwise.
-        if let freezes = entry.number("freezeCount", orFrom: track) {
+        if let freezes = entry.number(.freezeCount, orFrom: track) {
             usesW3CFreezeCounters = true
-            w3cFreezes.update(source: source, value: freezes)
-            w3cFreezeDuration.update(source: source, value: entry.number("totalFreezesDuration", orFrom: track).map { $0 * 1000 })
-            w3cPauses.update(source: source, value: entry.number("pauseCount", orFrom: track))
-            w3cPauseDuration.update(source: source, value: entry.number("totalPausesDuration", orFrom: track).map { $0 * 1000 })
+            w3cFreezes.advance(&memory.freezes, to: freezes)
+            w3cFreezeDuration.advance(&memory.freezeDuration, to: entry.number(.totalFreezesDuration, orFrom: track).map { $0 * 1000 })
+            w3cPauses.advance(&memory.pauses, to: entry.number(.pauseCount, orFrom: track))
+            w3cPauseDuration.advance(&memory.pauseDuration, to: entry.number(.totalPausesDuration, orFrom: track).map { $0 * 1000 })
         } else if let framesDecoded {
             stalls.update(time: entry.timestamp, frames: framesDecoded)
         }
+        receivers[source] = memory
         let pauseCount = usesW3CFreezeCounters ? Int(w3cPauses.count) : stalls.pauseCount
         let pausesDuration = usesW3CFreezeCounters ? w3cPauseDuration.total : stalls.totalPausesDuration
         let freezeCount = usesW3CFreezeCounters ? Int(w3cFreezes.count) : stalls.freezeCount
@@ -114,8 +130,8 @@ public struct SubscriberStreamTracker: Sendable {
         return SubscriberVideoNetworkStats(
             videoPacketsLost: videoLost.count, videoPacketsReceived: videoPackets.count, videoBytesReceived: videoBytes.count,
             timestamp: entry.timestamp, startTime: start, senderStats: nil,
-            width: Int(entry.number("frameWidth", orFrom: track) ?? 0),
-            height: Int(entry.number("frameHeight", orFrom: track) ?? 0),
+            width: Int(entry.number(.frameWidth, orFrom: track) ?? 0),
+            height: Int(entry.number(.frameHeight, orFrom: track) ?? 0),
             decodedFrameRate: entry.framesPerSecond ?? RateCalculator.perSecond(frames, milliseconds: elapsed) ?? 0,
             bitrate: bitrate ?? 0,
             totalBitrate: bitrate.map { $0 + (headerRate ?? 0) } ?? 0,

@@ -1,0 +1,188 @@
+/// The fast path for stats reports: entries are built straight from the bytes, with `id`,
+/// `type` and `timestamp` taken out and the known-field index filled as fields are appended,
+/// so there is no intermediate JSON tree and no second pass. Any shape it does not expect makes
+/// it return `nil`, and the caller reads the same bytes with the general parser.
+extension JSONParser {
+    /// The entries of a `getStats()` JSON array or id-keyed object, or `nil` when the shape needs
+    /// the general path (malformed JSON still throws).
+    static func parseEntries(_ bytes: ArraySlice<UInt8>, defaultTimestamp: Double?) throws(StatsParseError) -> [StatsEntry]? {
+        var result: Result<[StatsEntry]?, StatsParseError> = .success(nil)
+        bytes.withUnsafeBufferPointer { buffer in
+            var cursor = Cursor(buffer)
+            do throws(StatsParseError) {
+                guard let entries = try cursor.parseEntries(defaultTimestamp: defaultTimestamp) else { return }
+                cursor.skipWhitespace()
+                result = cursor.position == buffer.count ? .success(entries) : .success(nil)
+            } catch {
+                result = .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// One recording line, read on the fast path; `nil` when it needs the general path.
+    static func parseRecordingLine(_ bytes: ArraySlice<UInt8>) throws(StatsParseError) -> RecordingLine? {
+        var result: Result<RecordingLine?, StatsParseError> = .success(nil)
+        bytes.withUnsafeBufferPointer { buffer in
+            var cursor = Cursor(buffer)
+            do throws(StatsParseError) {
+                result = .success(try cursor.parseRecordingLine())
+            } catch {
+                result = .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}
+
+/// A sample line of a recording, as the fast path reads it.
+struct RecordingLine {
+    var time: Double
+    var peer: String?
+    var peerConnection: String?
+    var entries: [StatsEntry]
+}
+
+extension Cursor {
+    mutating func parseEntries(defaultTimestamp: Double?) throws(StatsParseError) -> [StatsEntry]? {
+        skipWhitespace()
+        guard position < bytes.count else { throw failure("expected a stats report") }
+        var entries: [StatsEntry] = []
+        if bytes[position] == UInt8(ascii: "[") {
+            position += 1
+            skipWhitespace()
+            if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+                position += 1
+                return entries
+            }
+            entries.reserveCapacity(32)
+            while true {
+                skipWhitespace()
+                guard position < bytes.count, bytes[position] == UInt8(ascii: "{") else { return nil }
+                guard let entry = try parseEntry(fallbackID: nil, defaultTimestamp: defaultTimestamp) else { return nil }
+                entries.append(entry)
+                guard try separator(close: UInt8(ascii: "]")) else { return entries }
+            }
+        }
+        guard bytes[position] == UInt8(ascii: "{") else { return nil }
+        position += 1
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+            position += 1
+            return entries
+        }
+        while true {
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw failure("expected a quoted object key") }
+            let key = try parseKey()
+            try colon()
+            if position < bytes.count, bytes[position] == UInt8(ascii: "{") {
+                guard let entry = try parseEntry(fallbackID: key.name, defaultTimestamp: defaultTimestamp) else { return nil }
+                entries.append(entry)
+            } else {
+                _ = try parseValue()  // A report-level member such as a delta dump's "timestamp".
+            }
+            guard try separator(close: UInt8(ascii: "}")) else { return entries }
+        }
+    }
+
+    /// After a member or element: `true` for ',', `false` for the closing byte.
+    mutating func separator(close: UInt8) throws(StatsParseError) -> Bool {
+        skipWhitespace()
+        guard position < bytes.count else { throw failure("expected ',' or '\(Character(Unicode.Scalar(close)))'") }
+        let byte = bytes[position]
+        if byte == UInt8(ascii: ",") {
+            position += 1
+            return true
+        }
+        if byte == close {
+            position += 1
+            return false
+        }
+        throw failure("expected ',' or '\(Character(Unicode.Scalar(close)))'")
+    }
+
+    mutating func colon() throws(StatsParseError) {
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw failure("expected ':' after an object key") }
+        position += 1
+        skipWhitespace()
+    }
+
+    /// One entry object; `nil` when it lacks an id or a timestamp (the general path explains).
+    mutating func parseEntry(fallbackID: String?, defaultTimestamp: Double?) throws(StatsParseError) -> StatsEntry? {
+        try enter()
+        position += 1
+        var fields: [StatsField] = []
+        fields.reserveCapacity(24)
+        var index = KnownFieldIndex()
+        var id = fallbackID
+        var type: String?
+        var timestamp: Double?
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+            position += 1
+        } else {
+            while true {
+                skipWhitespace()
+                guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw failure("expected a quoted object key") }
+                let key = try parseKey()
+                try colon()
+                let value = try parseValue()
+                switch (key.known, value) {
+                case (.id?, .string(let text)): id = text
+                case (.type?, .string(let text)): type = text
+                case (.timestamp?, .number(let number)): timestamp = number
+                default:
+                    if let known = key.known { index.record(known, at: fields.count) }
+                    fields.append(StatsField(key.name, value))
+                }
+                guard try separator(close: UInt8(ascii: "}")) else { break }
+            }
+        }
+        depth -= 1
+        if let defaultTimestamp, timestamp == nil || timestamp == 0 { timestamp = defaultTimestamp }
+        guard let id, let timestamp else { return nil }
+        let resolved = type.map(StatsType.init(rawValue:)) ?? StatsType(inferredFromID: id) ?? StatsType(rawValue: "unknown")
+        return StatsEntry(id: id, type: resolved, timestamp: timestamp, fields: fields, knownFields: index)
+    }
+
+    /// `{"t":…,"peer":…,"pc":…,"report":[…]}`; `nil` for event lines and anything unusual.
+    mutating func parseRecordingLine() throws(StatsParseError) -> RecordingLine? {
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "{") else { return nil }
+        position += 1
+        var time: Double?
+        var peer: String?
+        var peerConnection: String?
+        var entries: [StatsEntry]?
+        while true {
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return nil }
+            let key = try parseKey()
+            try colon()
+            switch key.name {
+            case "t":
+                guard case .number(let value) = try parseValue() else { return nil }
+                time = value
+            case "peer":
+                guard case .string(let value) = try parseValue() else { return nil }
+                peer = value
+            case "pc":
+                guard case .string(let value) = try parseValue() else { return nil }
+                peerConnection = value
+            case "report":
+                guard let parsed = try parseEntries(defaultTimestamp: time) else { return nil }
+                entries = parsed
+            case "event":
+                return nil
+            default:
+                _ = try parseValue()
+            }
+            guard try separator(close: UInt8(ascii: "}")) else { break }
+        }
+        skipWhitespace()
+        guard position == bytes.count, let time, let entries else { return nil }
+        return RecordingLine(time: time, peer: peer, peerConnection: peerConnection, entries: entries)
+    }
+}
