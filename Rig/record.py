@@ -129,6 +129,12 @@ class PidBook:
                     kill_group(pid, grace=3.0)
         # Network objects are recognised by name prefix; only this rig uses it.
         cleanup_network_objects()
+        # Keep the run dirs (logs of failed runs) of the last 3 runs only.
+        with contextlib.suppress(OSError):
+            runs = sorted((os.path.join(STATE_DIR, d) for d in os.listdir(STATE_DIR) if d.startswith("run-")),
+                          key=os.path.getmtime)
+            for d in runs[:-3]:
+                shutil.rmtree(d, ignore_errors=True)
         with contextlib.suppress(OSError):
             os.remove(path)
 
@@ -910,8 +916,12 @@ def get_internals_dump(peer: Peer):
         if new:
             path = os.path.join(peer.download_dir, sorted(new)[0])
             time.sleep(0.5)
-            with open(path) as f:
-                return json.load(f)
+            with open(path, "rb") as f:
+                raw = f.read()
+            if raw[:2] == b"\x1f\x8b":           # the page gzips the dump when "compress" is ticked
+                raw = gzip.decompress(raw)
+            log(f"webrtc-internals: downloaded {os.path.basename(path)} ({len(raw)} bytes of JSON)")
+            return json.loads(raw.decode("utf-8"))
         time.sleep(0.3)
     return None
 
@@ -960,7 +970,15 @@ def main() -> int:
     if args.seconds is None and not args.scenario:
         args.seconds = 40
 
+    interrupted = []
+
     def on_signal(signum, frame):
+        # Raise once; a second signal (e.g. `timeout` forwarding the same SIGINT) must not
+        # interrupt the clean-up that the first one started.
+        if interrupted:
+            log(f"signal {signum} ignored: clean-up in progress")
+            return
+        interrupted.append(signum)
         raise KeyboardInterrupt(f"signal {signum}")
 
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):

@@ -179,6 +179,13 @@ struct Cursor {
         if interned { return try parseKey().name }
         position += 1
         let start = position
+        if let end = closingQuote(from: start) {
+            let slice = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            if !Cursor.needsUnescaping(slice) {
+                position = end + 1
+                return String(decoding: slice, as: UTF8.self)
+            }
+        }
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
@@ -197,23 +204,44 @@ struct Cursor {
     mutating func parseKey() throws(StatsParseError) -> (name: String, known: KnownField?) {
         position += 1
         let start = position
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte == UInt8(ascii: "\"") {
-                let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
-                position += 1
-                return keys.lookup(slice, hash: hash)
-            }
-            if byte == UInt8(ascii: "\\") {
-                let name = try parseEscapedString(from: start)
-                return (name, KnownField(name: name))
-            }
-            if byte < 0x20 { throw failure("control character inside a string") }
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-            position += 1
+        guard let end = closingQuote(from: start) else { throw failure("unterminated string") }
+        let slice = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        if Cursor.needsUnescaping(slice) {
+            let name = try parseEscapedString(from: start)
+            return (name, KnownField(name: name))
         }
-        throw failure("unterminated string")
+        position = end + 1
+        return keys.lookup(slice, hash: Cursor.keyHash(slice))
+    }
+
+    /// The position of the next '"' at or after `start` (escapes are checked by the caller).
+    func closingQuote(from start: Int) -> Int? {
+        guard start < bytes.count, let base = bytes.baseAddress else { return nil }
+        guard let found = memchr(base + start, Int32(UInt8(ascii: "\"")), bytes.count - start) else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// Whether string bytes hold an escape or a control character (the careful path decodes or
+    /// rejects them).
+    static func needsUnescaping(_ slice: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = slice.baseAddress, slice.count > 0 else { return false }
+        return memchr(base, Int32(UInt8(ascii: "\\")), slice.count) != nil || slice.contains { $0 < 0x20 }
+    }
+
+    /// A cheap hash of a key: its length and its first and last (up to) eight bytes.
+    static func keyHash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var head: UInt64 = 0
+        var tail: UInt64 = 0
+        let count = key.count
+        if count >= 8 {
+            head = UnsafeRawPointer(key.baseAddress!).loadUnaligned(as: UInt64.self)
+            tail = UnsafeRawPointer(key.baseAddress! + count - 8).loadUnaligned(as: UInt64.self)
+        } else {
+            for (index, byte) in key.enumerated() { head |= UInt64(byte) << (8 * UInt64(index)) }
+        }
+        var hash = head &* 0x9E37_79B9_7F4A_7C15 ^ (tail &+ UInt64(count)) &* 0xC2B2_AE3D_27D4_EB4F
+        hash ^= hash >> 29
+        return hash
     }
 
     mutating func parseEscapedString(from start: Int) throws(StatsParseError) -> String {
@@ -283,8 +311,9 @@ struct Cursor {
         return value
     }
 
-    /// Exact for integers below 2^53 and for decimals whose digits fit in 2^53 with a power of
-    /// ten up to 22 (both operands are exact doubles, so one rounding); otherwise `strtod`.
+    /// Exact (correctly rounded) when all the digits, as one integer, are at most 2^53 and the
+    /// fraction has at most 22 digits: both operands of the one division are then exact
+    /// doubles. Otherwise `strtod`.
     mutating func parseNumber() throws(StatsParseError) -> Double {
         let start = position
         var negative = false
@@ -328,7 +357,7 @@ struct Cursor {
             while position < bytes.count, bytes[position] &- UInt8(ascii: "0") < 10 { position += 1 }
             if position == exponentStart { throw failure("expected a digit in the exponent") }
         }
-        if simple, digits <= 15, fractionDigits <= 22 {
+        if simple, digits <= 19, mantissa <= 1 << 53, fractionDigits <= 22 {
             let magnitude = fractionDigits == 0 ? Double(mantissa) : Double(mantissa) / powersOfTen[fractionDigits]
             return negative ? -magnitude : magnitude
         }
@@ -352,45 +381,59 @@ private let powersOfTen: [Double] = (0...22).map { exponent in
 }
 
 /// Decodes each distinct object key once per document, and tells which ``KnownField`` it is.
-/// An open-addressing table keyed by the key's FNV-1a hash, verified byte for byte.
+/// An open-addressing table keyed by the key's FNV-1a hash, verified byte for byte; the table
+/// is flat (parallel arrays) so a lookup copies nothing but the returned string.
 struct KeyInterner {
-    private struct Slot {
-        var hash: UInt64
-        var bytes: [UInt8]
-        var string: String
-        var known: KnownField?
-    }
-
-    private var slots = [Slot?](repeating: nil, count: 256)
-    private var used = 0
+    private var hashes = [UInt64](repeating: 0, count: 256)
+    /// Index into `strings` + 1; 0 = empty slot.
+    private var slotEntries = [Int32](repeating: 0, count: 256)
+    private var strings: [String] = []
+    private var knowns: [KnownField?] = []
+    private var offsets: [Int] = []
+    private var storage: [UInt8] = []
 
     mutating func lookup(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (String, KnownField?) {
-        var index = Int(truncatingIfNeeded: hash) & (slots.count - 1)
-        while let slot = slots[index] {
-            if slot.hash == hash, slot.bytes.count == bytes.count,
-               slot.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
-                return (slot.string, slot.known)
+        let mask = hashes.count - 1
+        var index = Int(truncatingIfNeeded: hash) & mask
+        while slotEntries[index] != 0 {
+            let entry = Int(slotEntries[index]) - 1
+            if hashes[index] == hash, offsets[entry + 1] - offsets[entry] == bytes.count, matches(entry, bytes) {
+                return (strings[entry], knowns[entry])
             }
-            index = (index + 1) & (slots.count - 1)
+            index = (index + 1) & mask
         }
         let string = String(decoding: bytes, as: UTF8.self)
         let known = KnownField(name: string)
-        if used * 2 >= slots.count { grow() }
-        insert(Slot(hash: hash, bytes: Array(bytes), string: string, known: known))
+        if offsets.isEmpty { offsets.append(0) }
+        storage.append(contentsOf: bytes)
+        offsets.append(storage.count)
+        strings.append(string)
+        knowns.append(known)
+        hashes[index] = hash
+        slotEntries[index] = Int32(strings.count)
+        if strings.count * 2 > hashes.count { grow() }
         return (string, known)
     }
 
-    private mutating func insert(_ slot: Slot) {
-        var index = Int(truncatingIfNeeded: slot.hash) & (slots.count - 1)
-        while slots[index] != nil { index = (index + 1) & (slots.count - 1) }
-        slots[index] = slot
-        used += 1
+    private func matches(_ entry: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let offset = offsets[entry]
+        return storage.withUnsafeBufferPointer { stored in
+            for index in 0..<bytes.count where stored[offset + index] != bytes[index] { return false }
+            return true
+        }
     }
 
     private mutating func grow() {
-        let old = slots
-        slots = [Slot?](repeating: nil, count: old.count * 2)
-        used = 0
-        for case let slot? in old { insert(slot) }
+        let oldHashes = hashes
+        let oldEntries = slotEntries
+        hashes = [UInt64](repeating: 0, count: oldHashes.count * 2)
+        slotEntries = [Int32](repeating: 0, count: oldHashes.count * 2)
+        let mask = hashes.count - 1
+        for (slot, entry) in oldEntries.enumerated() where entry != 0 {
+            var index = Int(truncatingIfNeeded: oldHashes[slot]) & mask
+            while slotEntries[index] != 0 { index = (index + 1) & mask }
+            hashes[index] = oldHashes[slot]
+            slotEntries[index] = entry
+        }
     }
 }
