@@ -624,7 +624,7 @@ class Rig:
             if line.startswith("Janus version:") and "(" in line:
                 self.janus_version = "janus " + line.split("(")[1].rstrip(")")
                 break
-        self.spawn("janus", [JANUS_BIN, "-F", conf, "-C", os.path.join(conf, "janus.jcfg"),
+        self.janus_proc = self.spawn("janus", [JANUS_BIN, "-F", conf, "-C", os.path.join(conf, "janus.jcfg"),
                              "-i", bind_ip, "-o", "-d", str(self.args.janus_debug),
                              "-L", os.path.join(self.tmp, "janus.log")],
                    os.path.join(self.tmp, "janus.out"))
@@ -712,6 +712,10 @@ class Rig:
         steps = sorted(enumerate(scenario.get("steps", [])), key=lambda x: x[1]["start"])
         pending_starts = list(steps)
         pending_ends: list[tuple[int, dict]] = []
+        pgids = {"janus": self.janus_proc.pid}
+        for n, p in self.peers.items():
+            pgids[f"{n} (chromedriver+chromium)"] = p.driver_proc.pid
+        gcpu0 = group_cpu_seconds(pgids)
         cpu0 = cpu_times()
         t0_mono = time.monotonic()
         t0 = int(time.time() * 1000)
@@ -764,8 +768,13 @@ class Rig:
                 if a.verbose:
                     log(f"{name} final page state: {json.dumps(st)}")
         cpu1 = cpu_times()
+        gcpu1 = group_cpu_seconds(pgids)
+        wall = max(1e-9, time.monotonic() - t0_mono)
         busy = (cpu1[0] - cpu0[0]) / max(1e-9, (cpu1[1] - cpu0[1]))
         self.header["host"]["cpu_busy_fraction"] = round(busy, 3)
+        self.header["host"]["cpu_cores_used"] = {k: round((gcpu1[k] - gcpu0[k]) / wall, 2) for k in pgids}
+        log(f"CPU: machine {busy * 100:.0f}% busy of {os.cpu_count()} cores; cores used: "
+            f"{self.header['host']['cpu_cores_used']}")
         if a.webrtc_internals and not os.path.exists(a.webrtc_internals) and not os.path.exists(a.webrtc_internals + ".gz"):
             self.dump_internals(pub)
         self.write_output(scenario, t0)
@@ -936,6 +945,26 @@ if (!btn) return 'no download button; buttons: ' + all.map(b => (b.textContent |
 btn.click();
 return 'clicked: ' + (btn.textContent || btn.value);
 """
+
+
+def group_cpu_seconds(pgids: dict[str, int]) -> dict[str, float]:
+    """utime+stime (s) of all live processes per process group, for the header's CPU figures."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {name: 0.0 for name in pgids}
+    by_pgid = {v: k for k, v in pgids.items()}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                data = f.read()
+            fields = data[data.rindex(")") + 2:].split()
+            pgid = int(fields[2])
+            if pgid in by_pgid:
+                out[by_pgid[pgid]] += (int(fields[11]) + int(fields[12])) / tick
+        except (OSError, ValueError, IndexError):
+            continue
+    return out
 
 
 def cpu_times() -> tuple[float, float]:

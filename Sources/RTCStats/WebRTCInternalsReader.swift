@@ -8,7 +8,9 @@ import Foundation
 /// `statsType` to each series and a `<statsId>-timestamp` series with the exact sample times;
 /// older dumps have neither, so the type comes from the id prefix and the times are spread
 /// evenly between `startTime` and `endTime`. Series of one id are aligned from their newest value
-/// (Chrome keeps a bounded history, so older values may be missing from some series).
+/// (Chrome keeps a bounded history, so older values may be missing from some series). One report
+/// is rebuilt per poll: `remote-inbound-rtp`/`remote-outbound-rtp` entries, stamped with the time
+/// their RTCP arrived, join the first poll at or after that time.
 public enum WebRTCInternalsReader {
     /// Reads a parsed dump.
     public static func read(_ document: StatsValue) throws(StatsParseError) -> StatsTimeline {
@@ -56,8 +58,8 @@ public enum WebRTCInternalsReader {
                 field: field, values: values,
                 startTime: time(member.value["startTime"]), endTime: time(member.value["endTime"])))
         }
-        // Entries grouped by their sample time (ms, rounded to absorb float noise).
-        var entriesByTime: [Int64: [StatsEntry]] = [:]
+        // Each id's values with their own times.
+        var timed: [(id: String, type: StatsType, times: [Double], series: [Series])] = []
         for id in idOrder {
             guard let series = seriesByID[id], let longest = series.map(\.values.count).max(), longest > 0 else { continue }
             let times: [Double]
@@ -70,19 +72,44 @@ public enum WebRTCInternalsReader {
                 times = (0..<longest).map { start + Double($0) * step }
             }
             let type = typeByID[id].map(StatsType.init(rawValue:)) ?? StatsType(inferredFromID: id) ?? StatsType(rawValue: "unknown")
-            for (index, time) in times.enumerated() {
+            timed.append((id, type, times, series))
+        }
+        // The polls: the times of the local entries (remote-* entries carry the time their RTCP
+        // arrived, before the poll that reported them). Each value joins the first poll at or
+        // after its own time.
+        var pollSet = Set<Int64>()
+        for item in timed where item.type != .remoteInboundRTP && item.type != .remoteOutboundRTP {
+            for time in item.times { pollSet.insert(Int64(time.rounded())) }
+        }
+        if pollSet.isEmpty { for item in timed { for time in item.times { pollSet.insert(Int64(time.rounded())) } } }
+        let polls = pollSet.sorted()
+        var entriesByPoll = [[StatsEntry]](repeating: [], count: polls.count)
+        for item in timed {
+            for (index, time) in item.times.enumerated() {
                 var fields: [StatsField] = []
-                for item in series where item.field != "timestamp" {
-                    // Align from the newest value.
-                    let offset = item.values.count - times.count + index
-                    if offset >= 0, offset < item.values.count { fields.append(StatsField(item.field, item.values[offset])) }
+                for series in item.series where series.field != "timestamp" {
+                    // Align from the newest value: a shorter series started later.
+                    let offset = series.values.count - item.times.count + index
+                    if offset >= 0, offset < series.values.count { fields.append(StatsField(series.field, series.values[offset])) }
                 }
-                entriesByTime[Int64(time.rounded()), default: []].append(StatsEntry(id: id, type: type, timestamp: time, fields: fields))
+                let poll = Self.poll(for: time, in: polls)
+                entriesByPoll[poll].append(StatsEntry(id: item.id, type: item.type, timestamp: time, fields: fields))
             }
         }
-        return entriesByTime.keys.sorted().map { time in
-            StatsSample(time: Double(time), peer: "local", peerConnection: peerConnection, report: StatsReport(entries: entriesByTime[time]!))
+        return polls.indices.compactMap { index in
+            entriesByPoll[index].isEmpty ? nil : StatsSample(time: Double(polls[index]), peer: "local", peerConnection: peerConnection, report: StatsReport(entries: entriesByPoll[index]))
         }
+    }
+
+    /// The first poll at or after `time` (1 ms of float noise allowed); the last poll if none.
+    private static func poll(for time: Double, in polls: [Int64]) -> Int {
+        var low = 0
+        var high = polls.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Double(polls[middle]) < time - 1 { low = middle + 1 } else { high = middle }
+        }
+        return min(low, polls.count - 1)
     }
 
     /// A series time: a number of ms, or a date string (`2024-05-01T10:00:00.000Z` or Chrome's

@@ -1,0 +1,32 @@
+import CallScopeTestSupport
+import Foundation
+import Observability
+import RTCStats
+import Testing
+
+/// On a real `webrtc-internals` dump, the engine's per-second bitrates agree with the series
+/// Chrome computed itself (`[bytesSent_in_bits/s]`, `[headerBytesSent_in_bits/s]`).
+@Suite struct ChromeInternalsAgreementTests {
+    @Test func layerBitratesAgreeWithChromesOwnSeries() throws {
+        let url = Synthetic.repositoryRoot().appendingPathComponent("Recordings/webrtc-internals-publisher.json.gz")
+        let timeline = try StatsTimeline.read([UInt8](try Data(contentsOf: url)))
+        #expect(timeline.format == .webrtcInternals)
+        var engine = CallStatsEngine()
+        var compared = 0
+        for sample in timeline.samples {
+            for callback in engine.ingest(sample) {
+                guard case .publisherVideoNetworkStatsUpdated(let stats) = callback.event, let video = stats.first else { continue }
+                for layer in video.videoLayers where layer.bitrate > 0 {
+                    let entry = try #require(sample.report.entries.first { $0.type == .outboundRTP && $0.rid == layer.rid })
+                    guard let chrome = entry.number("[bytesSent_in_bits/s]") else { continue }
+                    let chromeHeaders = entry.number("[headerBytesSent_in_bits/s]") ?? 0
+                    // Chrome divides by its own poll interval; both use the entries' timestamps.
+                    #expect(abs(layer.bitrate - chrome) <= max(1, chrome * 0.001), "\(layer.rid ?? "?") at \(sample.time): \(layer.bitrate) vs Chrome \(chrome)")
+                    #expect(abs(layer.totalBitrate - (chrome + chromeHeaders)) <= max(1, (chrome + chromeHeaders) * 0.001))
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared >= 30, "the dump has Chrome's own bitrate series for the layers")
+    }
+}
