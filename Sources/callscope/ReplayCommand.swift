@@ -5,9 +5,11 @@ import RTCStats
 /// `callscope replay`: reads each file, runs it through one engine per file, prints the callbacks.
 struct ReplayCommand {
     enum Format: String { case text, ndjson }
+    enum SenderStatsMode: String { case auto, off }
 
     var files: [String] = []
     var format = Format.text
+    var senderStats = SenderStatsMode.auto
 
     init(arguments: [String]) throws {
         var remaining = arguments[...]
@@ -23,6 +25,11 @@ struct ReplayCommand {
                     throw UsageError("--format takes 'text' or 'ndjson'")
                 }
                 format = parsed
+            case "--sender-stats":
+                guard let value = remaining.popFirst(), let parsed = SenderStatsMode(rawValue: value) else {
+                    throw UsageError("--sender-stats takes 'auto' or 'off'")
+                }
+                senderStats = parsed
             case let option where option.hasPrefix("-") && option != "-":
                 throw UsageError("unknown option '\(option)' for replay")
             default:
@@ -58,12 +65,17 @@ struct ReplayCommand {
         for problem in timeline.problems {
             FileHandle.standardError.write(Data("callscope: \(file): \(problem) — skipped\n".utf8))
         }
-        var engine = CallStatsEngine(sessionModes: ReplayCommand.sessionModes(of: timeline))
+        let hasSenderStatsLines = timeline.items.contains { if case .event(let event) = $0 { event.name == "sender-stats" } else { false } }
+        let peers = Set(timeline.samples.map(\.peer))
+        let derive = senderStats == .auto && !hasSenderStatsLines && peers.count > 1
+        var configuration = StatsEngineConfiguration()
+        configuration.maxAllocatedBitrate = ReplayCommand.maxAllocatedBitrate(of: timeline)
+        var engine = CallStatsEngine(configuration: configuration, sessionModes: ReplayCommand.sessionModes(of: timeline), deriveSenderStats: derive)
         var printer = TextReplayPrinter(file: file, timeline: timeline)
         if format == .text { printer.printHeader() }
         for item in timeline.items {
-            guard case .sample(let sample) = item else { continue }
-            let callbacks = engine.ingest(sample)
+            if senderStats == .off, case .event(let event) = item, event.name == "sender-stats" { continue }
+            let callbacks = engine.ingest(item)
             switch format {
             case .ndjson:
                 var output = ""
@@ -77,6 +89,16 @@ struct ReplayCommand {
             }
         }
         if format == .text { printer.printSummary() }
+    }
+
+    /// The publisher's `connectionMaxAllocatedBitrate` as its SDK would know it from its
+    /// settings: a recording header's `video.simulcast.maxBitrate` plus `audio.maxBitrate`
+    /// (64 kbps when the header has audio but no figure). `nil` when the header does not say.
+    static func maxAllocatedBitrate(of timeline: StatsTimeline) -> Double? {
+        let header = StatsValue.object(timeline.metadata)
+        guard let layers = header["video"]?["simulcast"]?["maxBitrate"]?.array?.compactMap(\.number), !layers.isEmpty else { return nil }
+        let audio = header["audio"].map { $0["maxBitrate"]?.number ?? 64_000 } ?? 0
+        return layers.reduce(0, +) + audio
     }
 
     /// A peer whose publishing connections overlap in time publishes peer to peer (relayed):

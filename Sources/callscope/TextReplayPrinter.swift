@@ -2,14 +2,15 @@ import Foundation
 import Observability
 import RTCStats
 
-/// The human form of a replay: one block per second, then a summary per stream.
+/// The human form of a replay: one block per second, events marked with `▶`, then a summary per
+/// stream and a timeline of degradations.
 struct TextReplayPrinter {
     let file: String
     let timeline: StatsTimeline
     private var origin: Double?
-    private var lastSecondPrinted: Int?
     private var summaries: [String: StreamSummary] = [:]
     private var summaryOrder: [String] = []
+    private var degradations = DegradationTimeline()
 
     init(file: String, timeline: StatsTimeline) {
         self.file = file
@@ -38,35 +39,49 @@ struct TextReplayPrinter {
         for callback in callbacks {
             let start = origin ?? callback.time
             origin = start
-            let clock = Self.clock(callback.time - start)
-            let who = callback.stream.isEmpty ? "\(callback.peer)/\(callback.peerConnection)" : "\(callback.peer)/\(callback.peerConnection) stream \(callback.stream)"
+            let seconds = (callback.time - start) / 1000
+            let clock = Self.clock(seconds)
+            let who = callback.stream.isEmpty ? "\(callback.peer)/\(callback.peerConnection)" : "\(callback.peer)/\(callback.peerConnection) [\(callback.stream)]"
             switch callback.event {
             case .publisherVideoNetworkStatsUpdated(let links):
                 for stats in links {
                     let layers = stats.videoLayers.map { layer in
-                        "\(layer.rid.map { "\($0) " } ?? "")\(layer.width)x\(layer.height)@\(Self.rate(layer.encodedFrameRate)) \(Self.bitrate(layer.bitrate))/\(Self.bitrate(layer.totalBitrate)) \(layer.codec ?? "?") \(layer.scalabilityMode ?? "") limit=\(layer.qualityLimitationReason.rawValue)"
+                        "\(layer.rid.map { "\($0) " } ?? "")\(layer.width)x\(layer.height)@\(Self.rate(layer.encodedFrameRate)) \(Self.bitrate(layer.bitrate)) (\(Self.bitrate(layer.totalBitrate)) w/ RTP)\(layer.qualityLimitationReason == .none ? "" : " limited:\(layer.qualityLimitationReason.rawValue)")"
                     }.joined(separator: " | ")
-                    let link = stats.connectionId.isEmpty ? "" : " to \(stats.connectionId)"
-                    Swift.print("\(clock) \(who) publisher video\(link): sent \(stats.videoBytesSent) B / \(stats.videoPacketsSent) pkts, lost \(stats.videoPacketsLost), \(Self.rate(stats.videoFrameRate)) fps; layers: \(layers.isEmpty ? "none sending" : layers)")
+                    let link = stats.connectionId.isEmpty ? "" : " → \(stats.connectionId)"
+                    let codec = stats.videoLayers.first?.codec ?? "?"
+                    Swift.print("\(clock) \(who) video\(link) \(codec): \(layers.isEmpty ? "no layer sending" : layers); sent \(stats.videoBytesSent) B, lost \(stats.videoPacketsLost)")
                     record(key: "\(callback.peer) publisher video\(link)", bitrate: stats.videoLayers.reduce(0) { $0 + $1.bitrate },
-                           last: "sent \(stats.videoBytesSent) B, \(stats.videoPacketsSent) packets, \(stats.videoPacketsLost) lost, \(stats.videoLayers.count) layers at the end")
+                           last: "sent \(stats.videoBytesSent) B in \(stats.videoPacketsSent) packets, \(stats.videoPacketsLost) lost, \(stats.videoLayers.count) layer(s) at the end")
                 }
             case .publisherAudioNetworkStatsUpdated(let links):
                 for stats in links {
-                    Swift.print("\(clock) \(who) publisher audio: sent \(stats.audioBytesSent) B / \(stats.audioPacketsSent) pkts, lost \(stats.audioPacketsLost)")
+                    Swift.print("\(clock) \(who) audio: sent \(stats.audioBytesSent) B / \(stats.audioPacketsSent) packets, lost \(stats.audioPacketsLost)")
                 }
             case .publisherMediaLinkStatsUpdated(let links):
                 for stats in links {
-                    Swift.print("\(clock) \(who) uplink: estimate \(Self.bitrate(stats.transport.connectionEstimatedBandwidth)), condition \(stats.transport.networkCondition.rawValue) (\(stats.transport.networkConditionReason.rawValue))")
+                    Swift.print("\(clock) \(who) uplink: estimate \(Self.bitrate(stats.transport.connectionEstimatedBandwidth)), \(Self.condition(stats.transport))")
+                    degradations.recordPublisher(peer: callback.peer, second: seconds, transport: stats.transport)
                 }
             case .subscriberVideoNetworkStatsUpdated(let stats):
-                Swift.print("\(clock) \(who) subscriber video: \(stats.width)x\(stats.height)@\(Self.rate(stats.decodedFrameRate)) \(Self.bitrate(stats.bitrate))/\(Self.bitrate(stats.totalBitrate)) \(stats.codec ?? "?"), received \(stats.videoBytesReceived) B / \(stats.videoPacketsReceived) pkts, lost \(stats.videoPacketsLost), freezes \(stats.freezeCount) (\(Int(stats.totalFreezesDuration)) ms), pauses \(stats.pauseCount) (\(Int(stats.totalPausesDuration)) ms)")
-                record(key: "\(callback.peer) subscriber video \(callback.stream.isEmpty ? "" : callback.stream)", bitrate: stats.bitrate,
+                Swift.print("\(clock) \(who) video \(stats.codec ?? "?"): \(stats.width)x\(stats.height)@\(Self.rate(stats.decodedFrameRate)) \(Self.bitrate(stats.bitrate)) (\(Self.bitrate(stats.totalBitrate)) w/ RTP); received \(stats.videoBytesReceived) B, lost \(stats.videoPacketsLost), freezes \(stats.freezeCount) (\(Int(stats.totalFreezesDuration)) ms), pauses \(stats.pauseCount) (\(Int(stats.totalPausesDuration)) ms)")
+                record(key: "\(callback.peer) subscriber video\(callback.stream.isEmpty ? "" : " [\(callback.stream)]")", bitrate: stats.bitrate,
                        last: "received \(stats.videoBytesReceived) B, \(stats.videoPacketsLost) lost, \(stats.freezeCount) freezes (\(Int(stats.totalFreezesDuration)) ms), \(stats.pauseCount) pauses (\(Int(stats.totalPausesDuration)) ms), last \(stats.width)x\(stats.height) \(stats.codec ?? "")")
             case .subscriberAudioNetworkStatsUpdated(let stats):
-                Swift.print("\(clock) \(who) subscriber audio: received \(stats.audioBytesReceived) B / \(stats.audioPacketsReceived) pkts, lost \(stats.audioPacketsLost)")
+                Swift.print("\(clock) \(who) audio: received \(stats.audioBytesReceived) B / \(stats.audioPacketsReceived) packets, lost \(stats.audioPacketsLost)")
             case .subscriberMediaLinkStatsUpdated(let stats):
-                Swift.print("\(clock) \(who) downlink: estimate \(Self.bitrate(stats.transport.connectionEstimatedBandwidth)), condition \(stats.transport.networkCondition.rawValue), remote uplink \(stats.remotePublisherTransport.networkCondition.rawValue), degradation source \(stats.networkDegradationSource.rawValue)")
+                Swift.print("\(clock) \(who) downlink: estimate \(Self.bitrate(stats.transport.connectionEstimatedBandwidth)), \(Self.condition(stats.transport)); remote uplink \(Self.condition(stats.remotePublisherTransport)); degradation source: \(stats.networkDegradationSource.rawValue)")
+                degradations.recordSubscriber(peer: callback.peer, stream: callback.stream, second: seconds, stats: stats)
+            case .publisherNetworkConditionChanged(let stats, let reason):
+                Swift.print("\(clock) ▶ \(who) networkConditionChanged: uplink \(stats.transport.networkCondition.rawValue) (\(reason.rawValue))")
+            case .publisherVideoQualityChanged(let stats, let reason):
+                Swift.print("\(clock) ▶ \(who) videoQualityChanged: \(reason.rawValue) → \(stats.videoLayers.map { "\($0.width)x\($0.height)" }.joined(separator: ", "))")
+            case .subscriberNetworkConditionChanged(let stats, let reason):
+                Swift.print("\(clock) ▶ \(who) networkConditionChanged: downlink \(stats.transport.networkCondition.rawValue), remote uplink \(stats.remotePublisherTransport.networkCondition.rawValue), source \(stats.networkDegradationSource.rawValue) (\(reason.rawValue))")
+            case .subscriberVideoQualityChanged(let stats, let reason):
+                Swift.print("\(clock) ▶ \(who) videoQualityChanged: \(reason.rawValue) → \(stats.width)x\(stats.height) \(stats.codec ?? "")")
+            case .participantConnectionQualityChanged(let quality):
+                Swift.print("\(clock) ▶ \(who) connectionQualityChanged: \(quality.rawValue)")
             }
         }
     }
@@ -88,11 +103,20 @@ struct TextReplayPrinter {
             let mean = summary.seconds > 0 ? summary.bitrateSum / Double(summary.seconds) : 0
             Swift.print("  \(summary.title): \(summary.seconds) samples, mean \(Self.bitrate(mean)), peak \(Self.bitrate(summary.bitrateMax)); \(summary.lastLine)")
         }
+        Swift.print("\nTimeline")
+        let lines = degradations.lines()
+        if lines.isEmpty { Swift.print("  no degradation: every link stayed fair or better") }
+        for line in lines { Swift.print("  " + line) }
     }
 
-    static func clock(_ milliseconds: Double) -> String {
-        let seconds = max(0, Int((milliseconds / 1000).rounded()))
-        return String(format: "%02d:%02d", seconds / 60, seconds % 60)
+    static func condition(_ transport: TransportStats) -> String {
+        let reason = transport.networkConditionReason
+        return transport.networkCondition.rawValue + (reason == .none || reason == .unknown ? "" : " (\(reason.rawValue))")
+    }
+
+    static func clock(_ seconds: Double) -> String {
+        let whole = max(0, Int(seconds.rounded()))
+        return String(format: "%02d:%02d", whole / 60, whole % 60)
     }
 
     static func bitrate(_ bps: Double) -> String {

@@ -39,6 +39,7 @@ import Testing
         #expect(scorer.classify(ConditionSample(lossFraction: 0.07, headroom: 0.9)) == (.warning, .packetLoss))
         #expect(scorer.classify(ConditionSample(lossFraction: 0.03, headroom: 0.3)) == (.warning, .bandwidth))
         #expect(scorer.classify(ConditionSample(lossFraction: 0.07, headroom: 0.3)) == (.warning, .bandwidth), "a tie goes to bandwidth")
+        #expect(scorer.classify(ConditionSample(lossFraction: 0.2, headroom: nil, queueing: true)) == (.critical, .bandwidth), "loss behind a queue is a cap")
         #expect(scorer.classify(ConditionSample(lossFraction: 0.015, headroom: 0.85)) == (.good, .none))
     }
 

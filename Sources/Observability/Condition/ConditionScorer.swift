@@ -12,9 +12,13 @@ public struct ConditionSample: Sendable, Hashable {
     public var videoOn: Bool
     /// Media flowed in the interval (samples without media do not count toward `known`).
     public var hasMedia: Bool
+    /// Round-trip time rose well above the connection's lowest: packets queue behind a
+    /// bottleneck, so loss seen now is a bandwidth symptom rather than random loss.
+    public var queueing: Bool
 
     /// Creates a sample.
-    public init(lossFraction: Double?, headroom: Double?, bandwidthLimited: Bool = false, estimate: Double? = nil, videoOn: Bool = true, hasMedia: Bool = true) {
+    public init(lossFraction: Double?, headroom: Double?, bandwidthLimited: Bool = false, estimate: Double? = nil, videoOn: Bool = true, hasMedia: Bool = true, queueing: Bool = false) {
+        self.queueing = queueing
         self.lossFraction = lossFraction
         self.headroom = headroom
         self.bandwidthLimited = bandwidthLimited
@@ -62,15 +66,18 @@ public struct ConditionScorer: Sendable {
             bandwidthLevel = .critical
         }
         if bandwidthLevel == nil, sample.bandwidthLimited { bandwidthLevel = .good }
+        // Loss while packets queue is what a bandwidth cap looks like from the ends.
+        let lossReason: NetworkConditionReason = sample.queueing ? .bandwidth : .packetLoss
         switch (lossLevel, bandwidthLevel) {
         case (nil, nil): return (.unknown, .unknown)
-        case (let loss?, nil): return (loss, loss >= .good ? .none : .packetLoss)
+        case (let loss?, nil): return (loss, loss >= .good ? .none : lossReason)
         case (nil, let bandwidth?): return (bandwidth, bandwidth >= .good ? .none : .bandwidth)
         case (let loss?, let bandwidth?):
-            // The worse input sets the level; a tie goes to bandwidth (loss behind a cap is its symptom).
+            // The worse input sets the level; a tie goes to bandwidth (loss bursts are what a
+            // sender overshooting a cap sees, while random loss leaves the estimate higher).
             let level = min(loss, bandwidth)
             if level >= .good { return (level, .none) }
-            return (level, bandwidth <= loss ? .bandwidth : .packetLoss)
+            return (level, loss < bandwidth ? lossReason : .bandwidth)
         }
     }
 

@@ -8,12 +8,18 @@ public protocol PublisherNetworkStatsDelegate: AnyObject, Sendable {
     func publisher(_ monitor: PublisherStatsMonitor, audioNetworkStatsUpdated stats: [PublisherAudioNetworkStats])
     /// Transport statistics, one element per link.
     func publisher(_ monitor: PublisherStatsMonitor, mediaLinkStatsUpdated stats: [PublisherMediaLinkStats])
+    /// A layer's limitation, the set of layers, the top resolution or the codec changed.
+    func publisher(_ monitor: PublisherStatsMonitor, videoQualityChanged stats: PublisherVideoNetworkStats, reason: PublisherVideoEventReason)
+    /// The uplink's condition or its reason changed.
+    func publisher(_ monitor: PublisherStatsMonitor, networkConditionChanged mediaLinkStats: PublisherMediaLinkStats, reason: NetworkConditionReason)
 }
 
 extension PublisherNetworkStatsDelegate {
     public func publisher(_ monitor: PublisherStatsMonitor, videoNetworkStatsUpdated stats: [PublisherVideoNetworkStats]) {}
     public func publisher(_ monitor: PublisherStatsMonitor, audioNetworkStatsUpdated stats: [PublisherAudioNetworkStats]) {}
     public func publisher(_ monitor: PublisherStatsMonitor, mediaLinkStatsUpdated stats: [PublisherMediaLinkStats]) {}
+    public func publisher(_ monitor: PublisherStatsMonitor, videoQualityChanged stats: PublisherVideoNetworkStats, reason: PublisherVideoEventReason) {}
+    public func publisher(_ monitor: PublisherStatsMonitor, networkConditionChanged mediaLinkStats: PublisherMediaLinkStats, reason: NetworkConditionReason) {}
 }
 
 /// Receives a subscriber's per-interval statistics. Every method has an empty default.
@@ -24,12 +30,21 @@ public protocol SubscriberNetworkStatsDelegate: AnyObject, Sendable {
     func subscriber(_ monitor: SubscriberStatsMonitor, audioNetworkStatsUpdated stats: SubscriberAudioNetworkStats)
     /// Transport statistics, with the remote publisher's uplink and the degradation source.
     func subscriber(_ monitor: SubscriberStatsMonitor, mediaLinkStatsUpdated stats: SubscriberMediaLinkStats)
+    /// A pause of 5 s or more began or ended, the decoded resolution changed, or the codec changed.
+    func subscriber(_ monitor: SubscriberStatsMonitor, videoQualityChanged stats: SubscriberVideoNetworkStats, reason: SubscriberVideoEventReason)
+    /// This subscriber's downlink or the remote publisher's uplink changed condition.
+    func subscriber(_ monitor: SubscriberStatsMonitor, networkConditionChanged mediaLinkStats: SubscriberMediaLinkStats, reason: NetworkConditionReason)
+    /// The remote participant's connection quality changed level.
+    func subscriber(_ monitor: SubscriberStatsMonitor, didUpdateConnectionQuality quality: ConnectionQuality)
 }
 
 extension SubscriberNetworkStatsDelegate {
     public func subscriber(_ monitor: SubscriberStatsMonitor, videoNetworkStatsUpdated stats: SubscriberVideoNetworkStats) {}
     public func subscriber(_ monitor: SubscriberStatsMonitor, audioNetworkStatsUpdated stats: SubscriberAudioNetworkStats) {}
     public func subscriber(_ monitor: SubscriberStatsMonitor, mediaLinkStatsUpdated stats: SubscriberMediaLinkStats) {}
+    public func subscriber(_ monitor: SubscriberStatsMonitor, videoQualityChanged stats: SubscriberVideoNetworkStats, reason: SubscriberVideoEventReason) {}
+    public func subscriber(_ monitor: SubscriberStatsMonitor, networkConditionChanged mediaLinkStats: SubscriberMediaLinkStats, reason: NetworkConditionReason) {}
+    public func subscriber(_ monitor: SubscriberStatsMonitor, didUpdateConnectionQuality quality: ConnectionQuality) {}
 }
 
 /// One peer connection's raw report, as the browser's `RTCStatsReport` JSON array.

@@ -14,6 +14,16 @@ extension StatsEvent {
         case .subscriberVideoNetworkStatsUpdated(let stats): stats.jsonValue
         case .subscriberAudioNetworkStatsUpdated(let stats): stats.jsonValue
         case .subscriberMediaLinkStatsUpdated(let stats): stats.jsonValue
+        case .publisherNetworkConditionChanged(let stats, let reason):
+            .object([StatsField("mediaLinkStats", stats.jsonValue), StatsField("reason", .string(reason.rawValue))])
+        case .publisherVideoQualityChanged(let stats, let reason):
+            .object([StatsField("stats", stats.jsonValue), StatsField("reason", .string(reason.rawValue))])
+        case .subscriberNetworkConditionChanged(let stats, let reason):
+            .object([StatsField("mediaLinkStats", stats.jsonValue), StatsField("reason", .string(reason.rawValue))])
+        case .subscriberVideoQualityChanged(let stats, let reason):
+            .object([StatsField("stats", stats.jsonValue), StatsField("reason", .string(reason.rawValue))])
+        case .participantConnectionQualityChanged(let quality):
+            .object([StatsField("connectionQuality", .string(quality.rawValue))])
         }
     }
 }

@@ -3,17 +3,17 @@ import Foundation
 import RTCStats
 
 /// The stats of one publisher, for an app: feed it each `getStats()` result of the publisher's
-/// peer connections; it calls ``delegate`` and yields to every ``events`` stream, in the same
-/// order, from one list of callbacks per report.
+/// peer connections; it calls ``delegate`` and yields to every ``events`` stream the same
+/// callbacks, in the same order, from one list per report.
 ///
 /// Nothing is computed while neither a delegate nor a stream is attached.
 public final class PublisherStatsMonitor: @unchecked Sendable {
-    // @unchecked: every mutable property is guarded by `lock`; delegates and continuations
-    // are called after the lock is released.
+    // @unchecked: every mutable property is guarded by `lock`; delegates and streams are called
+    // after the lock is released.
     private let lock = NSLock()
     private var engine: CallStatsEngine
     private var rawReports: [String: StatsReport] = [:]
-    private var continuations: [UUID: AsyncStream<StatsCallback>.Continuation] = [:]
+    private let fanOut = CallbackFanOut()
     private weak var storedDelegate: (any PublisherNetworkStatsDelegate)?
     private weak var storedReportDelegate: (any RtcStatsReportDelegate)?
     private let relayed: Bool
@@ -37,37 +37,31 @@ public final class PublisherStatsMonitor: @unchecked Sendable {
     }
 
     /// Every callback, as an async sequence (a new stream per access).
-    public var events: AsyncStream<StatsCallback> {
-        let (stream, continuation) = AsyncStream<StatsCallback>.makeStream(bufferingPolicy: .bufferingNewest(256))
-        let id = UUID()
-        lock.withLock { continuations[id] = continuation }
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            _ = self.lock.withLock { self.continuations.removeValue(forKey: id) }
-        }
-        return stream
-    }
+    public var events: AsyncStream<StatsCallback> { fanOut.makeStream() }
 
     /// Feeds one report of the peer connection labelled `peerConnection` (relayed: the
     /// subscriber's connection id).
     public func ingest(_ report: StatsReport, peerConnection: String) {
-        let (callbacks, delegate, streams) = lock.withLock { () -> ([StatsCallback], (any PublisherNetworkStatsDelegate)?, [AsyncStream<StatsCallback>.Continuation]) in
+        let listening = fanOut.isListening
+        let (callbacks, delegate) = lock.withLock { () -> ([StatsCallback], (any PublisherNetworkStatsDelegate)?) in
             rawReports[peerConnection] = report
-            guard storedDelegate != nil || !continuations.isEmpty else { return ([], nil, []) }
+            guard storedDelegate != nil || listening else { return ([], nil) }
             let sample = StatsSample(time: report.timestamp ?? 0, peer: "publisher", peerConnection: peerConnection, report: report)
-            return (engine.ingest(sample), storedDelegate, Array(continuations.values))
+            return (engine.ingest(sample), storedDelegate)
         }
-        for callback in callbacks {
-            if let delegate {
+        if let delegate {
+            for callback in callbacks {
                 switch callback.event {
                 case .publisherVideoNetworkStatsUpdated(let stats): delegate.publisher(self, videoNetworkStatsUpdated: stats)
                 case .publisherAudioNetworkStatsUpdated(let stats): delegate.publisher(self, audioNetworkStatsUpdated: stats)
                 case .publisherMediaLinkStatsUpdated(let stats): delegate.publisher(self, mediaLinkStatsUpdated: stats)
+                case .publisherVideoQualityChanged(let stats, let reason): delegate.publisher(self, videoQualityChanged: stats, reason: reason)
+                case .publisherNetworkConditionChanged(let stats, let reason): delegate.publisher(self, networkConditionChanged: stats, reason: reason)
                 default: break
                 }
             }
-            for continuation in streams { continuation.yield(callback) }
         }
+        fanOut.yield(callbacks)
     }
 
     /// The latest raw report of every peer connection, unprocessed.
@@ -87,27 +81,24 @@ public final class PublisherStatsMonitor: @unchecked Sendable {
     }
 }
 
-/// The stats of one subscriber, for an app: feed it each `getStats()` result of the connection
-/// carrying the subscribed stream.
+/// The stats of one subscribed stream, for an app: feed it each `getStats()` result of the
+/// connection carrying the stream, and each sender-stats message received from its publisher.
 public final class SubscriberStatsMonitor: @unchecked Sendable {
-    // @unchecked: every mutable property is guarded by `lock`; delegates and continuations
-    // are called after the lock is released.
+    // @unchecked: every mutable property is guarded by `lock`; delegates and streams are called
+    // after the lock is released.
     private let lock = NSLock()
-    private var tracker: SubscriberStreamTracker
+    private var engine: CallStatsEngine
     private let streamID: String
     private var rawReport: StatsReport?
-    private var continuations: [UUID: AsyncStream<StatsCallback>.Continuation] = [:]
+    private let fanOut = CallbackFanOut()
     private weak var storedDelegate: (any SubscriberNetworkStatsDelegate)?
     private weak var storedReportDelegate: (any RtcStatsReportDelegate)?
-    private var downlinkEstimator = DownlinkEstimator()
-    private let configuration: StatsEngineConfiguration
 
     /// Creates a monitor for the stream `streamID` (on an SFU connection carrying several
     /// streams, the id ``StreamDemultiplexer`` gives it; empty for a connection with one stream).
     public init(streamID: String = "", configuration: StatsEngineConfiguration = .init()) {
         self.streamID = streamID
-        self.configuration = configuration
-        tracker = SubscriberStreamTracker(configuration: configuration)
+        engine = CallStatsEngine(configuration: configuration)
     }
 
     /// The stats delegate (held weakly).
@@ -122,46 +113,45 @@ public final class SubscriberStatsMonitor: @unchecked Sendable {
         set { lock.withLock { storedReportDelegate = newValue } }
     }
 
-    /// Every callback, as an async sequence (a new stream per access).
-    public var events: AsyncStream<StatsCallback> {
-        let (stream, continuation) = AsyncStream<StatsCallback>.makeStream(bufferingPolicy: .bufferingNewest(256))
-        let id = UUID()
-        lock.withLock { continuations[id] = continuation }
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            _ = self.lock.withLock { self.continuations.removeValue(forKey: id) }
-        }
-        return stream
+    /// Every callback of this stream, as an async sequence (a new stream per access).
+    public var events: AsyncStream<StatsCallback> { fanOut.makeStream() }
+
+    /// Feeds a sender-stats message received from the publisher over the data channel, at
+    /// `time` (ms, the clock of the reports). Bad messages are dropped and counted.
+    public func receiveSenderStats(_ bytes: [UInt8], at time: Double) {
+        lock.withLock { engine.receiveSenderStats(bytes, peer: "subscriber", at: time) }
+    }
+
+    /// Sender-stats messages accepted and dropped so far.
+    public var senderStatsCounts: (accepted: Int, dropped: Int) {
+        lock.withLock { engine.senderStatsCounts(peer: "subscriber") }
     }
 
     /// Feeds one report of the connection labelled `peerConnection`.
     public func ingest(_ report: StatsReport, peerConnection: String) {
-        let (callbacks, delegate, streams) = lock.withLock { () -> ([StatsCallback], (any SubscriberNetworkStatsDelegate)?, [AsyncStream<StatsCallback>.Continuation]) in
+        let listening = fanOut.isListening
+        let (callbacks, delegate) = lock.withLock { () -> ([StatsCallback], (any SubscriberNetworkStatsDelegate)?) in
             rawReport = report
-            guard storedDelegate != nil || !continuations.isEmpty else { return ([], nil, []) }
-            let streams = StreamDemultiplexer.streams(in: report, defaultStreamID: "")
-            guard let entries = streams.first(where: { $0.id == streamID })?.entries ?? (streamID.isEmpty ? streams.first?.entries : nil) else { return ([], nil, []) }
-            let downlink = downlinkEstimator.transport(of: report, maximumGap: configuration.maximumRateGapMilliseconds)
-            guard let update = tracker.ingest(entries, in: report, peerConnection: peerConnection, downlink: downlink) else { return ([], nil, []) }
-            let time = report.timestamp ?? 0
-            var callbacks: [StatsCallback] = []
-            func add(_ event: StatsEvent) { callbacks.append(StatsCallback(time: time, peer: "subscriber", peerConnection: peerConnection, stream: streamID, event: event)) }
-            if let video = update.video { add(.subscriberVideoNetworkStatsUpdated(video)) }
-            if let audio = update.audio { add(.subscriberAudioNetworkStatsUpdated(audio)) }
-            add(.subscriberMediaLinkStatsUpdated(update.mediaLink))
-            return (callbacks, storedDelegate, Array(continuations.values))
+            guard storedDelegate != nil || listening else { return ([], nil) }
+            let sample = StatsSample(time: report.timestamp ?? 0, peer: "subscriber", peerConnection: peerConnection, report: report)
+            let all = engine.ingest(sample)
+            let target = all.contains { $0.stream == streamID } ? streamID : (streamID.isEmpty ? all.first?.stream : nil)
+            return (all.filter { $0.stream == target }, storedDelegate)
         }
-        for callback in callbacks {
-            if let delegate {
+        if let delegate {
+            for callback in callbacks {
                 switch callback.event {
                 case .subscriberVideoNetworkStatsUpdated(let stats): delegate.subscriber(self, videoNetworkStatsUpdated: stats)
                 case .subscriberAudioNetworkStatsUpdated(let stats): delegate.subscriber(self, audioNetworkStatsUpdated: stats)
                 case .subscriberMediaLinkStatsUpdated(let stats): delegate.subscriber(self, mediaLinkStatsUpdated: stats)
+                case .subscriberVideoQualityChanged(let stats, let reason): delegate.subscriber(self, videoQualityChanged: stats, reason: reason)
+                case .subscriberNetworkConditionChanged(let stats, let reason): delegate.subscriber(self, networkConditionChanged: stats, reason: reason)
+                case .participantConnectionQualityChanged(let quality): delegate.subscriber(self, didUpdateConnectionQuality: quality)
                 default: break
                 }
             }
-            for continuation in streams { continuation.yield(callback) }
         }
+        fanOut.yield(callbacks)
     }
 
     /// The latest raw report, unprocessed, as a JSON array (`"[]"` before the first).

@@ -2,8 +2,8 @@ import RTCStats
 
 /// The whole stats engine for a call: every peer's publisher links and subscribed streams.
 ///
-/// Pure and deterministic: feed samples in time order, get the callbacks each one produces, in
-/// order. Time comes from the reports only.
+/// Pure and deterministic: feed samples and events in time order, get the callbacks each one
+/// produces, in order. Time comes from the reports only.
 public struct CallStatsEngine: Sendable {
     /// Whether a peer's publisher reaches its subscribers through the media router (one link) or
     /// peer to peer (one link per subscriber connection).
@@ -19,21 +19,60 @@ public struct CallStatsEngine: Sendable {
     private var publishers: [String: PeerPublisher] = [:]
     private var subscribers: [String: SubscriberStreamTracker] = [:]
     private var downlinks: [String: DownlinkEstimator] = [:]
+    private var senderStats: [String: SenderStatsInbox] = [:]
+    private var relayedMessages: [(deliverAt: Double, bytes: [UInt8], from: String)] = []
+    private let deriveSenderStats: Bool
+    private var sequence = 0
 
     private struct PeerPublisher: Sendable {
         var trackers: [PublisherLink: PublisherLinkTracker] = [:]
         var latest: [PublisherLink: PublisherLinkUpdate] = [:]
     }
 
-    /// Creates an engine. `sessionModes` names the peers whose publishers are relayed (default:
-    /// routed).
-    public init(configuration: StatsEngineConfiguration = .init(), sessionModes: [String: SessionMode] = [:]) {
+    /// The sender-stats messages one peer received, through one decoder.
+    private struct SenderStatsInbox: Sendable {
+        var decoder = SenderStatsDecoder()
+        var received = ReceivedSenderStats()
+    }
+
+    /// Creates an engine.
+    ///
+    /// - Parameters:
+    ///   - sessionModes: the peers whose publishers are relayed (default: routed).
+    ///   - deriveSenderStats: deliver to every other peer, one interval late and through the same
+    ///     encoder and decoder, the sender-stats message each publisher's SDK would have sent
+    ///     from its own reports (for recordings made without sender stats).
+    public init(configuration: StatsEngineConfiguration = .init(), sessionModes: [String: SessionMode] = [:], deriveSenderStats: Bool = false) {
         self.configuration = configuration
         self.modes = sessionModes
+        self.deriveSenderStats = deriveSenderStats
+    }
+
+    /// Feeds one timeline item (a sample, or an event such as a received sender-stats message).
+    public mutating func ingest(_ item: TimelineItem) -> [StatsCallback] {
+        switch item {
+        case .sample(let sample): return ingest(sample)
+        case .event(let event):
+            if event.name == "sender-stats" { receiveSenderStats(Array(JSONWriter.string(event.data).utf8), peer: event.peer, at: event.time) }
+            return []
+        }
+    }
+
+    /// Feeds a sender-stats message `peer` received over its data channel at `time`.
+    public mutating func receiveSenderStats(_ bytes: [UInt8], peer: String, at time: Double) {
+        var inbox = senderStats[peer] ?? SenderStatsInbox()
+        if let message = inbox.decoder.decode(bytes, receivedAt: time) { inbox.received.record(message, at: time) }
+        senderStats[peer] = inbox
+    }
+
+    /// Sender-stats messages accepted and dropped by `peer`'s decoder.
+    public func senderStatsCounts(peer: String) -> (accepted: Int, dropped: Int) {
+        (senderStats[peer]?.decoder.accepted ?? 0, senderStats[peer]?.decoder.droppedCount ?? 0)
     }
 
     /// Feeds one sample; returns the callbacks it produced, publisher first, then each stream.
     public mutating func ingest(_ sample: StatsSample) -> [StatsCallback] {
+        deliverRelayedMessages(upTo: sample.time)
         var callbacks: [StatsCallback] = []
         let report = sample.report
         let digest = ReportDigest(report)
@@ -53,6 +92,16 @@ public struct CallStatsEngine: Sendable {
                 if update.video != nil { emit("", .publisherVideoNetworkStatsUpdated(updates.compactMap(\.video))) }
                 if update.audio != nil { emit("", .publisherAudioNetworkStatsUpdated(updates.compactMap(\.audio))) }
                 emit("", .publisherMediaLinkStatsUpdated(updates.map(\.mediaLink)))
+                if update.conditionChanged { emit("", .publisherNetworkConditionChanged(update.mediaLink, update.mediaLink.transport.networkConditionReason)) }
+                if let video = update.video {
+                    for reason in update.videoQualityChanges { emit("", .publisherVideoQualityChanged(video, reason)) }
+                }
+                if deriveSenderStats, link == .routed {
+                    sequence += 1
+                    let message = tracker.senderStatsMessage(sequence: sequence, timestamp: sample.time, estimate: report.selectedCandidatePair?.availableOutgoingBitrate,
+                                                             layers: update.video?.videoLayers ?? [])
+                    relayedMessages.append((sample.time + configuration.intervalMilliseconds, message.encoded(), sample.peer))
+                }
             }
             publisher.trackers[link] = tracker
             publishers[sample.peer] = publisher
@@ -60,23 +109,46 @@ public struct CallStatsEngine: Sendable {
 
         let streams = StreamDemultiplexer.streams(in: report, inbound: digest.inbound, defaultStreamID: "")
         guard !streams.isEmpty else { return callbacks }
-        let downlink = downlinkTransport(report, key: sample.peer + "|" + sample.peerConnection)
+        let estimate = downlinkEstimate(report, key: sample.peer + "|" + sample.peerConnection)
         for (streamID, entries) in streams {
             let key = sample.peer + "|" + streamID
             var tracker = subscribers[key] ?? SubscriberStreamTracker(configuration: configuration)
-            if let update = tracker.ingest(entries, in: report, peerConnection: sample.peerConnection, downlink: downlink) {
+            if let update = tracker.ingest(entries, in: report, peerConnection: sample.peerConnection, downlinkEstimate: estimate,
+                                           senderStats: senderStats[sample.peer]?.received) {
                 if let video = update.video { emit(streamID, .subscriberVideoNetworkStatsUpdated(video)) }
                 if let audio = update.audio { emit(streamID, .subscriberAudioNetworkStatsUpdated(audio)) }
                 emit(streamID, .subscriberMediaLinkStatsUpdated(update.mediaLink))
+                if update.conditionChanged {
+                    let reason = update.mediaLink.transport.networkCondition.isDegraded || !update.mediaLink.remotePublisherTransport.networkCondition.isDegraded
+                        ? update.mediaLink.transport.networkConditionReason : update.mediaLink.remotePublisherTransport.networkConditionReason
+                    emit(streamID, .subscriberNetworkConditionChanged(update.mediaLink, reason))
+                }
+                if let video = update.video {
+                    for reason in update.videoQualityChanges { emit(streamID, .subscriberVideoQualityChanged(video, reason)) }
+                }
+                if let quality = update.connectionQualityChanged { emit(streamID, .participantConnectionQualityChanged(quality)) }
             }
             subscribers[key] = tracker
         }
         return callbacks
     }
 
-    private mutating func downlinkTransport(_ report: StatsReport, key: String) -> TransportStats {
+    private mutating func deliverRelayedMessages(upTo time: Double) {
+        guard !relayedMessages.isEmpty else { return }
+        let due = relayedMessages.filter { $0.deliverAt <= time }
+        guard !due.isEmpty else { return }
+        relayedMessages.removeAll { $0.deliverAt <= time }
+        let receivers = Set(subscribers.keys.compactMap { $0.split(separator: "|", maxSplits: 1).first.map(String.init) })
+        for message in due {
+            for peer in receivers where peer != message.from {
+                receiveSenderStats(message.bytes, peer: peer, at: message.deliverAt)
+            }
+        }
+    }
+
+    private mutating func downlinkEstimate(_ report: StatsReport, key: String) -> Double {
         var estimator = downlinks[key] ?? DownlinkEstimator()
         defer { downlinks[key] = estimator }
-        return estimator.transport(of: report, maximumGap: configuration.maximumRateGapMilliseconds)
+        return estimator.transport(of: report, maximumGap: configuration.maximumRateGapMilliseconds).connectionEstimatedBandwidth
     }
 }

@@ -25,6 +25,10 @@ public struct PublisherLinkUpdate: Sendable, Hashable {
     public var audio: PublisherAudioNetworkStats?
     /// Transport stats.
     public var mediaLink: PublisherMediaLinkStats
+    /// The uplink's adopted condition or reason changed with this report.
+    public var conditionChanged: Bool = false
+    /// Why the video quality changed with this report (empty when it did not).
+    public var videoQualityChanges: [PublisherVideoEventReason] = []
 }
 
 /// Turns the reports of one publisher link into session-aware statistics.
@@ -45,6 +49,18 @@ public struct PublisherLinkTracker: Sendable {
     private var audioBytes = CounterTotal()
     private var audioPackets = CounterTotal()
     private var audioLost = CounterTotal()
+
+    private var scorer: ConditionScorer
+    private var lastLossTotals: (lost: Double, sent: Double)?
+    private var highestTargetTotal: Double = 0
+    private var lowestRoundTrip: Double?
+    private var previousVideo: (layers: [PublisherVideoLayerStats], limitations: [String: String])?
+    /// The uplink loss fraction over the last interval, when known (for sender stats).
+    public private(set) var uplinkLossFraction: Double?
+    /// The uplink round-trip time, ms, when known (for sender stats).
+    public private(set) var uplinkRoundTrip: Double?
+    /// The demand the uplink headroom is measured against, bps.
+    public private(set) var maxAllocatedBitrate: Double = 0
 
     /// What one peer connection's previous report said, per entry id.
     private struct ConnectionMemory: Sendable {
@@ -67,6 +83,7 @@ public struct PublisherLinkTracker: Sendable {
     public init(link: PublisherLink = .routed, configuration: StatsEngineConfiguration = .init()) {
         self.link = link
         self.configuration = configuration
+        self.scorer = ConditionScorer(thresholds: configuration.thresholds)
     }
 
     /// Feeds one report of one of the link's peer connections. Returns `nil` for a report with
@@ -87,6 +104,9 @@ public struct PublisherLinkTracker: Sendable {
         var sendingLayers: Set<String> = []
         var hasVideo = false
         var hasAudio = false
+        var targetTotal = 0.0
+        var limitations: [String: String] = [:]
+        var roundTrip: Double?
 
         for entry in digest.outbound {
             var memory = connection.senders[entry.id] ?? SenderMemory()
@@ -96,6 +116,8 @@ public struct PublisherLinkTracker: Sendable {
             memory.codecID = entry.codecID
             memory.resolutionChanges = entry.qualityLimitationResolutionChanges
             let remote = digest.remoteInboundByLocalID[entry.id]
+            if entry.active != false, let target = entry.value(.targetBitrate)?.number, target.isFinite, target > 0 { targetTotal += target }
+            if let rtt = remote?.roundTripTime, rtt.isFinite, rtt >= 0 { roundTrip = max(roundTrip ?? 0, rtt * 1000) }
             switch entry.mediaKind {
             case "video":
                 hasVideo = true
@@ -112,6 +134,7 @@ public struct PublisherLinkTracker: Sendable {
                 let isSending = entry.active != false && ((payload ?? 0) > 0 || (previous.bytes == nil && (entry.bytesSent ?? 0) > 0))
                 guard isSending else { continue }
                 sendingLayers.insert(entry.rid ?? entry.id)
+                limitations[entry.rid ?? entry.id] = entry.qualityLimitationReason ?? "none"
                 let bitrate = RateCalculator.bitsPerSecond(bytes: payload, milliseconds: elapsed)
                 let headerRate = entry.headerBytesSent == nil ? 0 : RateCalculator.bitsPerSecond(bytes: headerIncrease, milliseconds: elapsed)
                 let stats = PublisherVideoLayerStats(
@@ -148,7 +171,11 @@ public struct PublisherLinkTracker: Sendable {
             return stats
         }
 
-        let transport = TransportStats(connectionEstimatedBandwidth: report.selectedCandidatePair?.availableOutgoingBitrate ?? 0)
+        let estimate = report.selectedCandidatePair?.availableOutgoingBitrate
+        let conditionChanged = scoreUplink(estimate: estimate, targetTotal: targetTotal, roundTrip: roundTrip ?? report.selectedCandidatePair?.currentRoundTripTime.map { $0 * 1000 },
+                                           bandwidthLimited: limitations.values.contains("bandwidth"), videoOn: !orderedLayers.isEmpty, hasMedia: hasVideo || hasAudio)
+        let transport = TransportStats(connectionEstimatedBandwidth: estimate ?? 0, networkCondition: scorer.condition, networkConditionReason: scorer.reason)
+        let qualityChanges = hasVideo ? videoQualityChanges(orderedLayers, limitations: limitations) : []
         let video = hasVideo ? PublisherVideoNetworkStats(
             connectionId: link.connectionId, subscriberId: link.subscriberId,
             videoPacketsLost: videoLost.count, videoPacketsSent: videoPackets.count, videoBytesSent: videoBytes.count,
@@ -158,7 +185,56 @@ public struct PublisherLinkTracker: Sendable {
             connectionId: link.connectionId, subscriberId: link.subscriberId,
             audioPacketsLost: audioLost.count, audioPacketsSent: audioPackets.count, audioBytesSent: audioBytes.count,
             timestamp: time, startTime: start, transport: transport) : nil
-        return PublisherLinkUpdate(video: video, audio: audio, mediaLink: PublisherMediaLinkStats(connectionId: link.connectionId, subscriberId: link.subscriberId, transport: transport))
+        return PublisherLinkUpdate(video: video, audio: audio, mediaLink: PublisherMediaLinkStats(connectionId: link.connectionId, subscriberId: link.subscriberId, transport: transport),
+                                   conditionChanged: conditionChanged, videoQualityChanges: qualityChanges)
+    }
+
+    // MARK: Condition and quality
+
+    /// Scores the uplink: loss Δlost/Δsent from `remote-inbound-rtp`, headroom = estimate ÷
+    /// max allocated bitrate, queueing from RTT above its lowest. Returns whether the adopted
+    /// condition changed.
+    private mutating func scoreUplink(estimate: Double?, targetTotal: Double, roundTrip: Double?, bandwidthLimited: Bool, videoOn: Bool, hasMedia: Bool) -> Bool {
+        let sent = videoPackets.total + audioPackets.total
+        let lost = videoLost.total + audioLost.total
+        var loss: Double?
+        if let last = lastLossTotals, sent > last.sent { loss = min(1, max(0, lost - last.lost) / (sent - last.sent)) }
+        lastLossTotals = (lost, sent)
+        uplinkLossFraction = loss
+        highestTargetTotal = max(highestTargetTotal, targetTotal)
+        maxAllocatedBitrate = configuration.maxAllocatedBitrate ?? highestTargetTotal
+        var queueing = false
+        if let roundTrip {
+            lowestRoundTrip = min(lowestRoundTrip ?? roundTrip, roundTrip)
+            queueing = roundTrip - (lowestRoundTrip ?? roundTrip) >= configuration.queueingDelayMilliseconds
+        }
+        uplinkRoundTrip = roundTrip
+        let headroom = estimate.flatMap { estimate in maxAllocatedBitrate > 0 ? estimate / maxAllocatedBitrate : nil }
+        let sample = ConditionSample(lossFraction: loss, headroom: headroom, bandwidthLimited: bandwidthLimited, estimate: estimate,
+                                     videoOn: videoOn, hasMedia: hasMedia, queueing: queueing)
+        return !scorer.receive(sample).isEmpty
+    }
+
+    private mutating func videoQualityChanges(_ layers: [PublisherVideoLayerStats], limitations: [String: String]) -> [PublisherVideoEventReason] {
+        defer { previousVideo = (layers, limitations) }
+        guard let previous = previousVideo else { return [] }
+        var reasons: [PublisherVideoEventReason] = []
+        if previous.limitations != limitations, Set(previous.limitations.keys) == Set(limitations.keys) { reasons.append(.qualityLimitationChanged) }
+        if Set(previous.layers.map { $0.rid ?? "" }) != Set(layers.map { $0.rid ?? "" }) || previous.layers.count != layers.count { reasons.append(.layersChanged) }
+        if let before = previous.layers.last, let now = layers.last, before.rid == now.rid, (before.width, before.height) != (now.width, now.height) {
+            reasons.append(.resolutionChanged)
+        }
+        if Set(previous.layers.compactMap(\.codec)) != Set(layers.compactMap(\.codec)), !previous.layers.isEmpty, !layers.isEmpty { reasons.append(.codecChanged) }
+        return reasons
+    }
+
+    /// The sender-stats message this link's latest report gives (what the publisher's SDK sends).
+    public func senderStatsMessage(sequence: Int, timestamp: Double, estimate: Double?, layers: [PublisherVideoLayerStats]) -> SenderStatsMessage {
+        SenderStatsMessage(
+            sequence: sequence, timestamp: timestamp, connectionMaxAllocatedBitrate: maxAllocatedBitrate,
+            connectionEstimatedBandwidth: estimate, roundTripTime: uplinkRoundTrip, lossFraction: uplinkLossFraction,
+            condition: scorer.condition == .unknown ? nil : scorer.condition, reason: scorer.condition == .unknown ? nil : scorer.reason,
+            layers: layers.map { .init(width: $0.width, height: $0.height, bitrate: $0.bitrate) })
     }
 
     /// W3C `bandwidth`/`cpu`/`other` win (they say what limits the encoder now); otherwise a codec

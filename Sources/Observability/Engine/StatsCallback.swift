@@ -20,6 +20,12 @@ public enum StatsEvent: Sendable, Hashable {
     case subscriberVideoNetworkStatsUpdated(SubscriberVideoNetworkStats)
     case subscriberAudioNetworkStatsUpdated(SubscriberAudioNetworkStats)
     case subscriberMediaLinkStatsUpdated(SubscriberMediaLinkStats)
+    case publisherNetworkConditionChanged(PublisherMediaLinkStats, NetworkConditionReason)
+    case publisherVideoQualityChanged(PublisherVideoNetworkStats, PublisherVideoEventReason)
+    case subscriberNetworkConditionChanged(SubscriberMediaLinkStats, NetworkConditionReason)
+    case subscriberVideoQualityChanged(SubscriberVideoNetworkStats, SubscriberVideoEventReason)
+    /// The remote participant behind a subscribed stream changed connection-quality level.
+    case participantConnectionQualityChanged(ConnectionQuality)
 
     /// The stable callback name of the `callscope replay --format ndjson` interface.
     public var callbackName: String {
@@ -30,6 +36,11 @@ public enum StatsEvent: Sendable, Hashable {
         case .subscriberVideoNetworkStatsUpdated: "subscriber.videoNetworkStatsUpdated"
         case .subscriberAudioNetworkStatsUpdated: "subscriber.audioNetworkStatsUpdated"
         case .subscriberMediaLinkStatsUpdated: "subscriber.mediaLinkStatsUpdated"
+        case .publisherNetworkConditionChanged: "publisher.networkConditionChanged"
+        case .publisherVideoQualityChanged: "publisher.videoQualityChanged"
+        case .subscriberNetworkConditionChanged: "subscriber.networkConditionChanged"
+        case .subscriberVideoQualityChanged: "subscriber.videoQualityChanged"
+        case .participantConnectionQualityChanged: "participant.connectionQualityChanged"
         }
     }
 }

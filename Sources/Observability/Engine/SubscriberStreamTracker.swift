@@ -22,6 +22,12 @@ public struct SubscriberStreamUpdate: Sendable, Hashable {
     public var audio: SubscriberAudioNetworkStats?
     /// Transport stats of the downlink.
     public var mediaLink: SubscriberMediaLinkStats
+    /// The downlink's or the remote publisher's adopted condition changed with this report.
+    public var conditionChanged: Bool = false
+    /// Why the video quality changed with this report (empty when it did not).
+    public var videoQualityChanges: [SubscriberVideoEventReason] = []
+    /// The remote participant's connection quality, when its level changed with this report.
+    public var connectionQualityChanged: ConnectionQuality?
 }
 
 /// Turns the reports of one subscribed stream into session-aware statistics, across the peer
@@ -44,6 +50,10 @@ public struct SubscriberStreamTracker: Sendable {
     private var w3cFreezeDuration = CounterTotal()
     private var stalls: FrameStallDetector
     private var usesW3CFreezeCounters = false
+    private var downlink: DownlinkConditionTracker
+    private var remote: RemotePublisherView
+    private var watcher: SubscriberVideoWatcher
+    private var connectionQuality = ConnectionQualityScorer()
 
     /// One receiver's previous values (keyed by connection and entry id).
     private struct ReceiverMemory: Sendable {
@@ -63,21 +73,29 @@ public struct SubscriberStreamTracker: Sendable {
     public init(configuration: StatsEngineConfiguration = .init()) {
         self.configuration = configuration
         self.stalls = FrameStallDetector(pauseThresholdMilliseconds: configuration.pauseThresholdMilliseconds)
+        self.downlink = DownlinkConditionTracker(configuration: configuration)
+        self.remote = RemotePublisherView(configuration: configuration)
+        self.watcher = SubscriberVideoWatcher(pauseThresholdMilliseconds: configuration.pauseThresholdMilliseconds)
     }
 
     /// Feeds this stream's entries from one report of `peerConnection`. `report` is the whole
-    /// report (for codec and legacy track lookups); `downlink` the connection's transport stats.
-    /// Returns `nil` for a report whose timestamp is not after that connection's previous one.
-    public mutating func ingest(_ entries: SubscriberStreamEntries, in report: StatsReport, peerConnection: String, downlink: TransportStats) -> SubscriberStreamUpdate? {
+    /// report (for codec, legacy track and candidate-pair lookups); `downlinkEstimate` the
+    /// connection's bandwidth estimate (bps); `senderStats` the sender-stats messages accepted
+    /// from this stream's publisher. Returns `nil` for a report whose
+    /// timestamp is not after that connection's previous one.
+    public mutating func ingest(_ entries: SubscriberStreamEntries, in report: StatsReport, peerConnection: String, downlinkEstimate: Double,
+                                senderStats: ReceivedSenderStats? = nil) -> SubscriberStreamUpdate? {
         guard let time = [entries.video?.timestamp, entries.audio?.timestamp].compactMap({ $0 }).max() else { return nil }
         if let last = lastReportTime[peerConnection], time <= last { return nil }
         lastReportTime[peerConnection] = time
         let start = startTime ?? time
         startTime = start
 
+        let remoteReading = remote.update(latest: senderStats?.latest, at: time)
         var video: SubscriberVideoNetworkStats?
         if let entry = entries.video {
             video = videoStats(entry, in: report, peerConnection: peerConnection, start: start)
+            video?.senderStats = remoteReading.senderStats
         }
         var audio: SubscriberAudioNetworkStats?
         if let entry = entries.audio {
@@ -89,10 +107,43 @@ public struct SubscriberStreamTracker: Sendable {
             receivers[source] = memory
             audio = SubscriberAudioNetworkStats(
                 audioPacketsLost: audioLost.count, audioPacketsReceived: audioPackets.count, audioBytesReceived: audioBytes.count,
-                timestamp: entry.timestamp, startTime: start, senderStats: nil)
+                timestamp: entry.timestamp, startTime: start, senderStats: remoteReading.senderStats)
         }
-        let mediaLink = SubscriberMediaLinkStats(transport: downlink, remotePublisherTransport: .unknown, networkDegradationSource: .unknown)
-        return SubscriberStreamUpdate(video: video, audio: audio, mediaLink: mediaLink)
+
+        // The downlink: demand is what the publisher sends for the layer we receive.
+        let pairRoundTrip = report.selectedCandidatePair?.currentRoundTripTime.map { $0 * 1000 }
+        let jitter = (entries.video?.jitter ?? entries.audio?.jitter).map { $0 * 1000 }
+        let demand = video.flatMap { received in
+            remoteReading.layers.min { abs($0.height - received.height) < abs($1.height - received.height) }?.bitrate
+        }
+        let localChanged = downlink.update(
+            lostTotal: videoLost.total + audioLost.total, receivedTotal: videoPackets.total + audioPackets.total,
+            time: time, senderStats: remoteReading.senderStats == nil ? nil : senderStats, estimate: downlinkEstimate, demand: demand,
+            roundTrip: pairRoundTrip, jitter: jitter, videoOn: video != nil)
+        let (condition, reason) = downlink.transportCondition
+        let transport = TransportStats(connectionEstimatedBandwidth: downlinkEstimate, networkCondition: condition, networkConditionReason: reason)
+
+        var qualityChanges: [SubscriberVideoEventReason] = []
+        var videoPoor = false
+        if let video, let entry = entries.video {
+            let frames = entry.number(.framesDecoded, orFrom: report.legacyTrack(of: entry))
+            (qualityChanges, videoPoor) = watcher.update(time: time, frames: frames, width: video.width, height: video.height, codec: video.codec,
+                                                         frameRate: video.decodedFrameRate, lossFraction: downlink.receivedLossFraction)
+        }
+        let source = NetworkDegradationSource.classify(local: condition, remote: remoteReading.transport.networkCondition, videoPoor: videoPoor)
+        let mediaLink = SubscriberMediaLinkStats(transport: transport, remotePublisherTransport: remoteReading.transport, networkDegradationSource: source)
+
+        // Connection quality of the remote participant: the whole path, ours plus the publisher's.
+        var qualityChange: ConnectionQuality?
+        if let rtt = pairRoundTrip {
+            let totalRoundTrip = rtt + (remoteReading.roundTrip ?? 0)
+            let audioJitter = (entries.audio?.jitter ?? entries.video?.jitter ?? 0) * 1000
+            qualityChange = connectionQuality.receive(roundTripMilliseconds: totalRoundTrip, jitterMilliseconds: audioJitter,
+                                                      lossPercent: 100 * (downlink.receivedLossFraction ?? 0))
+        }
+        return SubscriberStreamUpdate(video: video, audio: audio, mediaLink: mediaLink,
+                                      conditionChanged: localChanged || remoteReading.conditionChanged,
+                                      videoQualityChanges: qualityChanges, connectionQualityChanged: qualityChange)
     }
 
     private mutating func videoStats(_ entry: StatsEntry, in report: StatsReport, peerConnection: String, start: Double) -> SubscriberVideoNetworkStats {

@@ -1,0 +1,81 @@
+/// Scores a subscriber's downlink from its receive counters (spec §5): loss over the interval,
+/// minus what the sender stats say was lost upstream; headroom against the bitrate the publisher
+/// sends for the received layer (when the sender stats list layers); queueing from RTT or jitter
+/// rising above their lowest. An interval with no packet at all after media flowed counts as
+/// total loss (a blackout shows no lost packets until media returns).
+///
+/// Sender stats carry the loss the publisher learnt from its receiver reports, which reach it
+/// about an interval after the subscriber saw the gap, and the message leaves on the next
+/// interval tick: on real calls (Janus, 1 s) the upstream figure for a burst arrives up to two
+/// intervals after the subscriber counted it. So each interval is judged `lookahead` samples
+/// later (default 2), with the largest upstream loss reported meanwhile: a burst lost on the
+/// publisher's uplink is not blamed on this downlink. The cost is two intervals of detection delay.
+struct DownlinkConditionTracker: Sendable {
+    private(set) var scorer: ConditionScorer
+    private var lastTotals: (lost: Double, received: Double)?
+    private var lowestRoundTrip: Double?
+    private var lowestJitter: Double?
+    private let queueingDelay: Double
+    /// The interval's loss fraction as received (before the upstream discount).
+    private(set) var receivedLossFraction: Double?
+
+    init(configuration: StatsEngineConfiguration) {
+        scorer = ConditionScorer(thresholds: configuration.thresholds)
+        queueingDelay = configuration.queueingDelayMilliseconds
+    }
+
+    var transportCondition: (NetworkCondition, NetworkConditionReason) { (scorer.condition, scorer.reason) }
+
+    private struct Interval {
+        var start: Double
+        var loss: Double?
+        var sample: ConditionSample
+    }
+    private var lastTime: Double?
+    private var pending: [Interval] = []
+    private var hadMedia = false
+    private let lookahead = 2
+
+    /// Feeds one interval; returns whether the adopted condition changed (for the interval
+    /// before this one).
+    mutating func update(lostTotal: Double, receivedTotal: Double, time: Double, senderStats: ReceivedSenderStats?, estimate: Double, demand: Double?,
+                         roundTrip: Double?, jitter: Double?, videoOn: Bool) -> Bool {
+        var loss: Double?
+        var hasMedia = false
+        if let last = lastTotals {
+            let lost = max(0, lostTotal - last.lost)
+            let received = max(0, receivedTotal - last.received)
+            hasMedia = received > 0
+            if lost + received > 0 {
+                loss = lost / (lost + received)
+            } else if hadMedia {
+                loss = 1
+            }
+        }
+        lastTotals = (lostTotal, receivedTotal)
+        if hasMedia { hadMedia = true }
+        receivedLossFraction = loss
+        var queueing = false
+        if let roundTrip, roundTrip.isFinite {
+            lowestRoundTrip = min(lowestRoundTrip ?? roundTrip, roundTrip)
+            queueing = roundTrip - (lowestRoundTrip ?? roundTrip) >= queueingDelay
+        }
+        if let jitter, jitter.isFinite {
+            lowestJitter = min(lowestJitter ?? jitter, jitter)
+            queueing = queueing || jitter - (lowestJitter ?? jitter) >= queueingDelay
+        }
+        let headroom = demand.flatMap { $0 > 0 && estimate > 0 ? estimate / $0 : nil }
+        let sample = ConditionSample(lossFraction: loss, headroom: headroom, estimate: estimate > 0 ? estimate : nil,
+                                     videoOn: videoOn, hasMedia: hasMedia || loss == 1, queueing: queueing)
+        pending.append(Interval(start: lastTime ?? time, loss: loss, sample: sample))
+        lastTime = time
+        guard pending.count > lookahead else { return false }
+        var judged = pending.removeFirst()
+        // Loss that arrived already lost is the publisher's: (p − u) / (1 − u), with u the
+        // largest upstream loss reported since the judged interval began.
+        if let total = judged.loss, let upstream = senderStats?.largestLoss(after: judged.start), upstream < 1 {
+            judged.sample.lossFraction = max(0, (total - upstream) / (1 - upstream))
+        }
+        return !scorer.receive(judged.sample).isEmpty
+    }
+}

@@ -1,0 +1,28 @@
+/// Why a publisher's `videoQualityChanged` fired.
+public enum PublisherVideoEventReason: String, Sendable, Hashable, CaseIterable {
+    /// A layer's `qualityLimitationReason` changed.
+    case qualityLimitationChanged
+    /// A layer was switched on or off.
+    case layersChanged
+    /// The top layer's resolution changed.
+    case resolutionChanged
+    /// A layer's codec changed.
+    case codecChanged
+}
+
+/// Why a subscriber's `videoQualityChanged` fired.
+public enum SubscriberVideoEventReason: String, Sendable, Hashable, CaseIterable {
+    /// A pause of at least 5 s began or ended, or the decoded resolution changed (a layer switch).
+    case qualityChanged
+    /// The decoder's codec changed.
+    case codecChanged
+}
+
+/// A participant's connection quality, from the E-model (spec §8).
+public enum ConnectionQuality: String, Sendable, Hashable, CaseIterable, Comparable {
+    case unknown, bad, poor, fair, good, excellent
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}

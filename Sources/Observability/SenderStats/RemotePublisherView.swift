@@ -1,0 +1,59 @@
+/// What a subscriber knows of its remote publisher's uplink, from the sender-stats messages it
+/// received: the publisher's `SenderStats`, its uplink condition (the publisher's own, when the
+/// message carries it, otherwise scored here from the message's loss, estimate and RTT with the
+/// same scorer), and the loss that happened upstream.
+struct RemotePublisherView: Sendable {
+    private var scorer: ConditionScorer
+    private var lowestRoundTrip: Double?
+    private let lifetime: Double
+    private let queueingDelay: Double
+
+    init(configuration: StatsEngineConfiguration) {
+        scorer = ConditionScorer(thresholds: configuration.thresholds)
+        lifetime = configuration.senderStatsLifetimeMilliseconds
+        queueingDelay = configuration.queueingDelayMilliseconds
+    }
+
+    struct Reading: Sendable {
+        /// `nil` when no fresh message.
+        var senderStats: SenderStats?
+        var transport: TransportStats
+        var upstreamLossFraction: Double?
+        var layers: [SenderStatsMessage.Layer]
+        var roundTrip: Double?
+        var conditionChanged: Bool
+    }
+
+    /// The view at `time` given the latest accepted message and when it arrived.
+    mutating func update(latest: (message: SenderStatsMessage, receivedAt: Double)?, at time: Double) -> Reading {
+        guard let latest, time - latest.receivedAt <= lifetime else {
+            // Stale or absent: unknown, and the scorer starts over when messages return.
+            let changed = scorer.condition != .unknown
+            scorer = ConditionScorer(thresholds: scorer.thresholds)
+            return Reading(senderStats: nil, transport: .unknown, upstreamLossFraction: nil, layers: [], roundTrip: nil, conditionChanged: changed)
+        }
+        let message = latest.message
+        let before = (scorer.condition, scorer.reason)
+        var transport: TransportStats
+        if let condition = message.condition {
+            transport = TransportStats(connectionEstimatedBandwidth: message.connectionEstimatedBandwidth ?? 0, networkCondition: condition,
+                                       networkConditionReason: message.reason ?? (condition >= .good ? .none : .unknown))
+        } else {
+            var queueing = false
+            if let rtt = message.roundTripTime {
+                lowestRoundTrip = min(lowestRoundTrip ?? rtt, rtt)
+                queueing = rtt - (lowestRoundTrip ?? rtt) >= queueingDelay
+            }
+            let headroom = message.connectionEstimatedBandwidth.flatMap { estimate in
+                message.connectionMaxAllocatedBitrate > 0 ? estimate / message.connectionMaxAllocatedBitrate : nil
+            }
+            _ = scorer.receive(ConditionSample(lossFraction: message.lossFraction, headroom: headroom, estimate: message.connectionEstimatedBandwidth,
+                                               videoOn: true, hasMedia: true, queueing: queueing))
+            transport = TransportStats(connectionEstimatedBandwidth: message.connectionEstimatedBandwidth ?? 0,
+                                       networkCondition: scorer.condition, networkConditionReason: scorer.reason)
+        }
+        let changed = message.condition == nil ? (scorer.condition, scorer.reason) != before : false
+        return Reading(senderStats: message.senderStats, transport: transport, upstreamLossFraction: message.lossFraction,
+                       layers: message.layers, roundTrip: message.roundTripTime, conditionChanged: changed)
+    }
+}

@@ -1,0 +1,96 @@
+import RTCStats
+
+/// The sender-side stats message a publisher sends its subscribers once per interval over a
+/// data channel (wire version 1, at most 1 KiB of JSON):
+///
+/// ```json
+/// {"type":"callscope-sender-stats","v":1,"seq":17,"t":1795983359122,
+///  "connectionMaxAllocatedBitrate":2214000,"connectionEstimatedBandwidth":267203,
+///  "rttMs":12,"lossFraction":0.02,"condition":"critical","reason":"bandwidth",
+///  "layers":[{"w":240,"h":135,"bps":150000}]}
+/// ```
+/// Beyond the seeds' two bitrates it carries the publisher's uplink loss and RTT, so a subscriber
+/// can tell loss that arrived already lost, and (optionally) the publisher's own uplink condition
+/// and the bitrate of each layer it sends, the demand a subscriber's downlink is measured against.
+public struct SenderStatsMessage: Sendable, Hashable {
+    /// The wire version this build writes and reads.
+    public static let version = 1
+    /// The `type` tag.
+    public static let typeTag = "callscope-sender-stats"
+    /// The largest message accepted, in bytes.
+    public static let maximumSize = 1024
+
+    /// A sending layer and its current bitrate.
+    public struct Layer: Sendable, Hashable {
+        /// Encoded width, px.
+        public var width: Int
+        /// Encoded height, px.
+        public var height: Int
+        /// Current payload bitrate, bps.
+        public var bitrate: Double
+
+        /// Creates a layer.
+        public init(width: Int, height: Int, bitrate: Double) {
+            self.width = width
+            self.height = height
+            self.bitrate = bitrate
+        }
+    }
+
+    /// Sequence number, increasing per message.
+    public var sequence: Int
+    /// Unix ms when the publisher sampled its stats.
+    public var timestamp: Double
+    /// Sum of the maximum bitrates of the active encodings, audio included, bps.
+    public var connectionMaxAllocatedBitrate: Double
+    /// The publisher's uplink estimate, bps (`nil` when it has none).
+    public var connectionEstimatedBandwidth: Double?
+    /// The publisher's uplink round-trip time, ms.
+    public var roundTripTime: Double?
+    /// The publisher's uplink loss fraction over the last interval, 0…1.
+    public var lossFraction: Double?
+    /// The publisher's own uplink condition, when its SDK computed one.
+    public var condition: NetworkCondition?
+    /// What set that condition.
+    public var reason: NetworkConditionReason?
+    /// The layers being sent, low to high (at most 8).
+    public var layers: [Layer]
+
+    /// Creates a message.
+    public init(sequence: Int, timestamp: Double, connectionMaxAllocatedBitrate: Double, connectionEstimatedBandwidth: Double?, roundTripTime: Double? = nil, lossFraction: Double? = nil, condition: NetworkCondition? = nil, reason: NetworkConditionReason? = nil, layers: [Layer] = []) {
+        self.sequence = sequence
+        self.timestamp = timestamp
+        self.connectionMaxAllocatedBitrate = connectionMaxAllocatedBitrate
+        self.connectionEstimatedBandwidth = connectionEstimatedBandwidth
+        self.roundTripTime = roundTripTime
+        self.lossFraction = lossFraction
+        self.condition = condition
+        self.reason = reason
+        self.layers = layers
+    }
+
+    /// The `SenderStats` a subscriber reports from this message.
+    public var senderStats: SenderStats {
+        SenderStats(connectionMaxAllocatedBitrate: connectionMaxAllocatedBitrate, connectionEstimatedBandwidth: connectionEstimatedBandwidth ?? 0)
+    }
+
+    /// The wire form (compact JSON, at most ``maximumSize`` bytes: layers past eight are dropped).
+    public func encoded() -> [UInt8] {
+        var fields: [StatsField] = [
+            StatsField("type", .string(Self.typeTag)), StatsField("v", .number(Double(Self.version))),
+            StatsField("seq", .number(Double(sequence))), StatsField("t", .number(timestamp.rounded())),
+            StatsField("connectionMaxAllocatedBitrate", .number(connectionMaxAllocatedBitrate.rounded())),
+            StatsField("connectionEstimatedBandwidth", connectionEstimatedBandwidth.map { .number($0.rounded()) } ?? .null),
+            StatsField("rttMs", roundTripTime.map { .number($0.rounded()) } ?? .null),
+            StatsField("lossFraction", lossFraction.map { .number(($0 * 10000).rounded() / 10000) } ?? .null),
+        ]
+        if let condition { fields.append(StatsField("condition", .string(condition.rawValue))) }
+        if let reason { fields.append(StatsField("reason", .string(reason.rawValue))) }
+        if !layers.isEmpty {
+            fields.append(StatsField("layers", .array(layers.prefix(8).map { layer in
+                .object([StatsField("w", .number(Double(layer.width))), StatsField("h", .number(Double(layer.height))), StatsField("bps", .number(layer.bitrate.rounded()))])
+            })))
+        }
+        return Array(JSONWriter.string(.object(fields)).utf8)
+    }
+}
