@@ -4,7 +4,7 @@ enum Usage {
     callscope — see what a video SDK would have reported for a call.
 
     USAGE
-      callscope replay [FILE...] [--format text|ndjson]
+      callscope replay [FILE...] [--format text|ndjson] [--sender-stats auto|off]
           Replays recorded calls through the CallScope engine. FILE may be a CallScope
           recording (.ndjson or .ndjson.gz), a Chrome webrtc-internals dump, an rtcstats dump
           (Chrome, Firefox, Safari) or a single getStats() JSON report; the format is detected
@@ -12,6 +12,16 @@ enum Usage {
           --format text     per-second stats a person can read, then a summary per stream (default)
           --format ndjson   one JSON line per callback:
                             {"t":ms,"peer":..,"pc":..,"stream":..,"callback":..,"data":{..}}
+          --sender-stats auto  when a recording holds a publisher and a subscriber but no
+                               sender-stats lines, derive the messages the publisher's SDK would
+                               have sent (one interval late, same encoder and decoder) (default)
+          --sender-stats off   replay without sender stats
+
+      callscope evaluate [RECORDING...] [--json]
+          Scores the engine on labelled recordings (NAME.ndjson.gz + NAME.labels.json; default:
+          every labelled recording in Recordings/): per scenario and peer, the share of labelled
+          seconds whose degradation source and reason match, the detection delay after each
+          impairment onset, and condition events per minute under steady impairment.
 
       callscope bench [--json] [--iterations N]
           Microseconds per report for parsing and for the engine, on realistic reports of about

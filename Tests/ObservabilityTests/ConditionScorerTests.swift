@@ -9,8 +9,8 @@ import Testing
         (0.0, NetworkCondition.excellent), (0.0099, .excellent), (0.01, .good), (0.0249, .good), (0.025, .fair),
         (0.0499, .fair), (0.05, .warning), (0.0999, .warning), (0.10, .critical), (0.5, .critical),
     ])
-    func lossLevels(loss: Double, expected: NetworkCondition) {
-        let scorer = ConditionScorer()
+    func lossLevelsWithTheSpecsStartingThresholds(loss: Double, expected: NetworkCondition) {
+        let scorer = ConditionScorer(thresholds: ConditionThresholds(loss: (0.01, 0.025, 0.05, 0.10)))
         let (level, reason) = scorer.classify(ConditionSample(lossFraction: loss, headroom: nil))
         #expect(level == expected)
         #expect(reason == (expected >= .good ? .none : .packetLoss))
@@ -26,6 +26,13 @@ import Testing
         let (level, reason) = scorer.classify(ConditionSample(lossFraction: nil, headroom: headroom, bandwidthLimited: limited, estimate: 1_000_000))
         #expect(level == expected)
         #expect(reason == (expected >= .good ? .none : .bandwidth))
+    }
+
+    /// Tuned on the rig's 10 % random-loss recording: per-interval loss ranged 7–13 %, so a 10 %
+    /// bound made the condition flip between warning and critical under a steady impairment.
+    @Test(arguments: [(0.10, NetworkCondition.warning), (0.149, .warning), (0.15, .critical)])
+    func theDefaultCriticalLossBoundIsFifteenPercent(loss: Double, expected: NetworkCondition) {
+        #expect(ConditionScorer().classify(ConditionSample(lossFraction: loss, headroom: nil)).0 == expected)
     }
 
     @Test func anEstimateBelow100kbpsWithVideoIsCritical() {

@@ -17,7 +17,7 @@ public struct ConditionThresholds: Sendable, Hashable {
 
     /// The spec's defaults.
     public init(
-        loss: (excellent: Double, good: Double, fair: Double, warning: Double) = (0.01, 0.025, 0.05, 0.10),
+        loss: (excellent: Double, good: Double, fair: Double, warning: Double) = (0.01, 0.025, 0.05, 0.15),
         headroom: (excellent: Double, good: Double, fair: Double, warning: Double) = (1.0, 0.8, 0.5, 0.25),
         minimumVideoBandwidth: Double = 100_000,
         degradeAfter: Int = 2,

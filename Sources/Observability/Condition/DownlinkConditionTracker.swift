@@ -22,15 +22,21 @@ struct DownlinkConditionTracker: Sendable {
     init(configuration: StatsEngineConfiguration) {
         scorer = ConditionScorer(thresholds: configuration.thresholds)
         queueingDelay = configuration.queueingDelayMilliseconds
+        lossWindow = max(1, configuration.downlinkLossWindow)
     }
 
     var transportCondition: (NetworkCondition, NetworkConditionReason) { (scorer.condition, scorer.reason) }
 
     private struct Interval {
         var start: Double
-        var loss: Double?
+        var lost: Double
+        var expected: Double
+        var blackout: Bool
         var sample: ConditionSample
     }
+    /// Intervals already judged, newest last, for the loss window.
+    private var judgedHistory: [Interval] = []
+    private let lossWindow: Int
     private var lastTime: Double?
     private var pending: [Interval] = []
     private var hadMedia = false
@@ -42,9 +48,11 @@ struct DownlinkConditionTracker: Sendable {
                          roundTrip: Double?, jitter: Double?, videoOn: Bool) -> Bool {
         var loss: Double?
         var hasMedia = false
+        var lost = 0.0
+        var received = 0.0
         if let last = lastTotals {
-            let lost = max(0, lostTotal - last.lost)
-            let received = max(0, receivedTotal - last.received)
+            lost = max(0, lostTotal - last.lost)
+            received = max(0, receivedTotal - last.received)
             hasMedia = received > 0
             if lost + received > 0 {
                 loss = lost / (lost + received)
@@ -67,14 +75,22 @@ struct DownlinkConditionTracker: Sendable {
         let headroom = demand.flatMap { $0 > 0 && estimate > 0 ? estimate / $0 : nil }
         let sample = ConditionSample(lossFraction: loss, headroom: headroom, estimate: estimate > 0 ? estimate : nil,
                                      videoOn: videoOn, hasMedia: hasMedia || loss == 1, queueing: queueing)
-        pending.append(Interval(start: lastTime ?? time, loss: loss, sample: sample))
+        pending.append(Interval(start: lastTime ?? time, lost: lost, expected: lost + received, blackout: loss == 1 && lost == 0, sample: sample))
         lastTime = time
         guard pending.count > lookahead else { return false }
         var judged = pending.removeFirst()
-        // Loss that arrived already lost is the publisher's: (p − u) / (1 − u), with u the
-        // largest upstream loss reported since the judged interval began.
-        if let total = judged.loss, let upstream = senderStats?.largestLoss(after: judged.start), upstream < 1 {
-            judged.sample.lossFraction = max(0, (total - upstream) / (1 - upstream))
+        judgedHistory.append(judged)
+        if judgedHistory.count > lossWindow { judgedHistory.removeFirst(judgedHistory.count - lossWindow) }
+        // Loss over the last `lossWindow` intervals (a blackout interval is total loss on its own).
+        let expected = judgedHistory.reduce(0) { $0 + $1.expected }
+        if !judged.blackout, expected > 0 {
+            var total = judgedHistory.reduce(0) { $0 + $1.lost } / expected
+            // Loss that arrived already lost is the publisher's: (p − u) / (1 − u), with u the
+            // largest upstream loss reported since the window began.
+            if let upstream = senderStats?.largestLoss(after: judgedHistory[0].start), upstream < 1 {
+                total = max(0, (total - upstream) / (1 - upstream))
+            }
+            judged.sample.lossFraction = total
         }
         return !scorer.receive(judged.sample).isEmpty
     }

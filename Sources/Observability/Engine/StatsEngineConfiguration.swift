@@ -16,11 +16,14 @@ public struct StatsEngineConfiguration: Sendable, Hashable {
     public var senderStatsLifetimeMilliseconds: Double
     /// An RTT this far above the connection's lowest is queueing behind a bottleneck (ms).
     public var queueingDelayMilliseconds: Double
+    /// A subscriber's downlink loss is measured over this many intervals (default 2).
+    public var downlinkLossWindow: Int
 
     /// Creates a configuration.
     public init(intervalMilliseconds: Double = 1000, maximumRateGapMilliseconds: Double? = nil, pauseThresholdMilliseconds: Double = 5000,
                 thresholds: ConditionThresholds = .init(), maxAllocatedBitrate: Double? = nil, senderStatsLifetimeMilliseconds: Double = 5000,
-                queueingDelayMilliseconds: Double = 50) {
+                queueingDelayMilliseconds: Double = 50, downlinkLossWindow: Int = 2) {
+        self.downlinkLossWindow = downlinkLossWindow
         self.intervalMilliseconds = intervalMilliseconds
         self.maximumRateGapMilliseconds = maximumRateGapMilliseconds ?? 3 * intervalMilliseconds
         self.pauseThresholdMilliseconds = pauseThresholdMilliseconds

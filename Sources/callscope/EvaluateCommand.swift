@@ -1,0 +1,179 @@
+import Foundation
+import Observability
+import RTCStats
+
+/// `callscope evaluate RECORDING...`: scores the engine against what the rig did. Each
+/// recording needs its sibling `NAME.labels.json` (impairments, expected degradation source and
+/// reason per interval and peer, times relative to `t0`).
+///
+/// Per scenario and peer: the share of labelled seconds (outside `grace_ms` after each
+/// impairment start or end) where the degradation source and reason match, the detection delay
+/// after each impairment onset, and condition events per minute under steady impairment.
+struct EvaluateCommand {
+    var files: [String] = []
+    var json = false
+
+    init(arguments: [String]) throws {
+        for argument in arguments {
+            switch argument {
+            case "--json": json = true
+            case let option where option.hasPrefix("-"): throw UsageError("unknown option '\(option)' for evaluate")
+            default: files.append(argument)
+            }
+        }
+        if files.isEmpty {
+            let directory = ShippedRecordings.directory
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            files = names.filter { $0.hasSuffix(".labels.json") }.sorted().map { directory + "/" + $0.replacingOccurrences(of: ".labels.json", with: ".ndjson.gz") }
+        }
+    }
+
+    struct Row {
+        var scenario: String
+        var peer: String
+        var scored = 0
+        var matched = 0
+        var delays: [Double?] = []
+        var steadyEvents = 0
+        var steadySeconds = 0.0
+
+        var accuracy: Double { scored == 0 ? .nan : Double(matched) / Double(scored) }
+        var eventsPerMinute: Double { steadySeconds == 0 ? .nan : Double(steadyEvents) / (steadySeconds / 60) }
+    }
+
+    func run() throws {
+        var rows: [Row] = []
+        for file in files { rows += try evaluate(file) }
+        let scored = rows.reduce(0) { $0 + $1.scored }
+        let matched = rows.reduce(0) { $0 + $1.matched }
+        let delays = rows.flatMap(\.delays)
+        let worstDelay = delays.compactMap { $0 }.max()
+        let missed = delays.filter { $0 == nil }.count
+        let worstRate = rows.map(\.eventsPerMinute).filter { !$0.isNaN }.max()
+        if json {
+            let objects: [StatsValue] = rows.map { row in
+                .object([
+                    StatsField("scenario", .string(row.scenario)), StatsField("peer", .string(row.peer)),
+                    StatsField("scored_seconds", .number(Double(row.scored))), StatsField("accuracy", .number(row.accuracy)),
+                    StatsField("detection_delays_s", .array(row.delays.map { $0.map(StatsValue.number) ?? .null })),
+                    StatsField("condition_events_per_minute_steady", .number(row.eventsPerMinute)),
+                ])
+            }
+            let total: StatsValue = .object([
+                StatsField("scored_seconds", .number(Double(scored))),
+                StatsField("accuracy", .number(scored == 0 ? .nan : Double(matched) / Double(scored))),
+                StatsField("worst_detection_delay_s", worstDelay.map(StatsValue.number) ?? .null),
+                StatsField("missed_onsets", .number(Double(missed))),
+                StatsField("worst_condition_events_per_minute_steady", worstRate.map(StatsValue.number) ?? .null),
+            ])
+            print(JSONWriter.string(.object([StatsField("rows", .array(objects)), StatsField("total", total)])))
+            return
+        }
+        print("scenario                      peer        scored  accuracy  detection delay (s)  events/min steady")
+        for row in rows {
+            let delays = row.delays.isEmpty ? "-" : row.delays.map { $0.map { String(format: "%.0f", $0) } ?? "missed" }.joined(separator: ", ")
+            let rate = row.eventsPerMinute.isNaN ? "-" : String(format: "%.1f", row.eventsPerMinute)
+            print(Self.pad(row.scenario, 30) + Self.pad(row.peer, 12) + Self.pad("\(row.scored)", 8)
+                  + Self.pad(row.accuracy.isNaN ? "-" : String(format: "%.1f%%", 100 * row.accuracy), 10) + Self.pad(delays, 21) + rate)
+        }
+        let accuracy = scored == 0 ? "-" : String(format: "%.1f%%", 100 * Double(matched) / Double(scored))
+        print("total: \(accuracy) of \(scored) labelled seconds match; worst detection delay \(worstDelay.map { String(format: "%.0f s", $0) } ?? "-")\(missed > 0 ? " (\(missed) onset(s) missed)" : ""); worst \(worstRate.map { String(format: "%.1f", $0) } ?? "-") condition events/min under steady impairment")
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+
+    // MARK: Scoring
+
+    private struct Labels {
+        struct Impairment { var start: Double; var end: Double }
+        struct Expected { var peer: String; var source: String; var reason: String; var from: Double; var to: Double }
+        var scenario: String
+        var t0: Double
+        var grace: Double
+        var impairments: [Impairment]
+        var expected: [Expected]
+    }
+
+    private func loadLabels(_ path: String) throws -> Labels {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ReplayFileError(message: "\(path): missing (evaluate needs the recording's labels)") }
+        let value: StatsValue
+        do { value = try JSONParser.parse([UInt8](data)) } catch { throw ReplayFileError(message: "\(path): \(error)") }
+        guard let t0 = value["t0"]?.number else { throw ReplayFileError(message: "\(path): needs \"t0\"") }
+        let impairments = (value["impairments"]?.array ?? []).compactMap { item -> Labels.Impairment? in
+            guard let start = item["start_ms"]?.number, let end = item["end_ms"]?.number else { return nil }
+            return .init(start: start, end: end)
+        }
+        let expected = (value["expected"]?.array ?? []).compactMap { item -> Labels.Expected? in
+            guard let from = item["from_ms"]?.number, let to = item["to_ms"]?.number, let source = item["degradation_source"]?.string else { return nil }
+            return .init(peer: item["peer"]?.string ?? "subscriber", source: source, reason: item["reason"]?.string ?? "none", from: from, to: to)
+        }
+        return Labels(scenario: value["scenario"]?.string ?? path, t0: t0, grace: value["grace_ms"]?.number ?? 5000, impairments: impairments, expected: expected)
+    }
+
+    private func evaluate(_ file: String) throws -> [Row] {
+        let labelsPath = file.replacingOccurrences(of: ".ndjson.gz", with: ".labels.json").replacingOccurrences(of: ".ndjson", with: ".labels.json")
+        let labels = try loadLabels(labelsPath)
+        guard let data = FileManager.default.contents(atPath: file) else { throw ReplayFileError(message: "\(file): cannot read the file") }
+        let timeline: StatsTimeline
+        do { timeline = try StatsTimeline.read([UInt8](data)) } catch { throw ReplayFileError(message: "\(file): \(error)") }
+        var configuration = StatsEngineConfiguration()
+        configuration.maxAllocatedBitrate = ReplayCommand.maxAllocatedBitrate(of: timeline)
+        let hasSenderStats = timeline.items.contains { if case .event(let event) = $0 { event.name == "sender-stats" } else { false } }
+        var engine = CallStatsEngine(configuration: configuration, sessionModes: ReplayCommand.sessionModes(of: timeline), deriveSenderStats: !hasSenderStats)
+
+        var rows: [String: Row] = [:]
+        var outputs: [String: [(time: Double, source: String, reason: String)]] = [:]
+        var events: [String: [Double]] = [:]
+        for item in timeline.items {
+            for callback in engine.ingest(item) {
+                let time = callback.time - labels.t0
+                switch callback.event {
+                case .publisherMediaLinkStatsUpdated(let links):
+                    guard let transport = links.first?.transport else { continue }
+                    let degraded = transport.networkCondition.isDegraded
+                    outputs["publisher", default: []].append((time, degraded ? "local" : "none", degraded ? transport.networkConditionReason.rawValue : "none"))
+                case .subscriberMediaLinkStatsUpdated(let stats):
+                    let source = stats.networkDegradationSource
+                    let reason: String
+                    switch source {
+                    case .local, .bothOrUnclear: reason = stats.transport.networkConditionReason.rawValue
+                    case .remote: reason = stats.remotePublisherTransport.networkConditionReason.rawValue
+                    case .none: reason = "none"
+                    case .unknown: reason = "unknown"
+                    }
+                    outputs["subscriber", default: []].append((time, source.rawValue, reason))
+                case .publisherNetworkConditionChanged: events["publisher", default: []].append(time)
+                case .subscriberNetworkConditionChanged: events["subscriber", default: []].append(time)
+                default: continue
+                }
+            }
+        }
+
+        for peer in ["subscriber", "publisher"] {
+            let expectations = labels.expected.filter { $0.peer == peer }
+            guard !expectations.isEmpty else { continue }
+            var row = Row(scenario: labels.scenario, peer: peer)
+            let series = outputs[peer] ?? []
+            for output in series {
+                guard let expected = expectations.first(where: { $0.from <= output.time && output.time < $0.to }) else { continue }
+                if labels.impairments.contains(where: { (output.time >= $0.start && output.time < $0.start + labels.grace) || (output.time >= $0.end && output.time < $0.end + labels.grace) }) { continue }
+                row.scored += 1
+                if output.source == expected.source && (expected.source == "none" || output.reason == expected.reason) { row.matched += 1 }
+            }
+            for impairment in labels.impairments {
+                guard let expected = expectations.first(where: { $0.from <= impairment.start + 1 && impairment.start + 1 < $0.to }), expected.source != "none" else { continue }
+                let hit = series.first { $0.time >= impairment.start && $0.time < impairment.end && $0.source == expected.source && $0.reason == expected.reason }
+                row.delays.append(hit.map { ($0.time - impairment.start) / 1000 })
+                let steadyStart = impairment.start + labels.grace
+                if impairment.end > steadyStart {
+                    row.steadyEvents += (events[peer] ?? []).filter { $0 >= steadyStart && $0 < impairment.end }.count
+                    row.steadySeconds += (impairment.end - steadyStart) / 1000
+                }
+            }
+            rows[peer] = row
+        }
+        return ["subscriber", "publisher"].compactMap { rows[$0] }
+    }
+}
