@@ -179,12 +179,9 @@ struct Cursor {
         if interned { return try parseKey().name }
         position += 1
         let start = position
-        if let end = closingQuote(from: start) {
-            let slice = UnsafeBufferPointer(rebasing: bytes[start..<end])
-            if !Cursor.needsUnescaping(slice) {
-                position = end + 1
-                return String(decoding: slice, as: UTF8.self)
-            }
+        if let end = plainStringEnd(from: start) {
+            position = end + 1
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         }
         while position < bytes.count {
             let byte = bytes[position]
@@ -204,44 +201,38 @@ struct Cursor {
     mutating func parseKey() throws(StatsParseError) -> (name: String, known: KnownField?) {
         position += 1
         let start = position
-        guard let end = closingQuote(from: start) else { throw failure("unterminated string") }
-        let slice = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        if Cursor.needsUnescaping(slice) {
+        guard let end = plainStringEnd(from: start) else {
             let name = try parseEscapedString(from: start)
             return (name, KnownField(name: name))
         }
         position = end + 1
-        return keys.lookup(slice, hash: Cursor.keyHash(slice))
+        return keys.lookup(UnsafeBufferPointer(rebasing: bytes[start..<end]))
     }
 
-    /// The position of the next '"' at or after `start` (escapes are checked by the caller).
-    func closingQuote(from start: Int) -> Int? {
-        guard start < bytes.count, let base = bytes.baseAddress else { return nil }
-        guard let found = memchr(base + start, Int32(UInt8(ascii: "\"")), bytes.count - start) else { return nil }
-        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-    }
-
-    /// Whether string bytes hold an escape or a control character (the careful path decodes or
-    /// rejects them).
-    static func needsUnescaping(_ slice: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = slice.baseAddress, slice.count > 0 else { return false }
-        return memchr(base, Int32(UInt8(ascii: "\\")), slice.count) != nil || slice.contains { $0 < 0x20 }
-    }
-
-    /// A cheap hash of a key: its length and its first and last (up to) eight bytes.
-    static func keyHash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var head: UInt64 = 0
-        var tail: UInt64 = 0
-        let count = key.count
-        if count >= 8 {
-            head = UnsafeRawPointer(key.baseAddress!).loadUnaligned(as: UInt64.self)
-            tail = UnsafeRawPointer(key.baseAddress! + count - 8).loadUnaligned(as: UInt64.self)
-        } else {
-            for (index, byte) in key.enumerated() { head |= UInt64(byte) << (8 * UInt64(index)) }
+    /// The position of the closing '"' of a string starting at `start` that needs no
+    /// unescaping; `nil` when it holds an escape or a control character or is unterminated (the
+    /// careful path then decodes it or reports the error). Eight bytes at a time (SWAR).
+    func plainStringEnd(from start: Int) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        var index = start
+        let count = bytes.count
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while index + 8 <= count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+            if special & highs != 0 { break }
+            index += 8
         }
-        var hash = head &* 0x9E37_79B9_7F4A_7C15 ^ (tail &+ UInt64(count)) &* 0xC2B2_AE3D_27D4_EB4F
-        hash ^= hash >> 29
-        return hash
+        while index < count {
+            let byte = base[index]
+            if byte == UInt8(ascii: "\"") { return index }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+            index += 1
+        }
+        return nil
     }
 
     mutating func parseEscapedString(from start: Int) throws(StatsParseError) -> String {
@@ -381,59 +372,64 @@ private let powersOfTen: [Double] = (0...22).map { exponent in
 }
 
 /// Decodes each distinct object key once per document, and tells which ``KnownField`` it is.
-/// An open-addressing table keyed by the key's FNV-1a hash, verified byte for byte; the table
-/// is flat (parallel arrays) so a lookup copies nothing but the returned string.
+/// An open-addressing table keyed by the key's length and first and last eight bytes, which
+/// identify keys of up to 16 bytes exactly; longer keys also compare their middle bytes.
 struct KeyInterner {
-    private var hashes = [UInt64](repeating: 0, count: 256)
-    /// Index into `strings` + 1; 0 = empty slot.
-    private var slotEntries = [Int32](repeating: 0, count: 256)
+    private struct Slot {
+        var count: Int
+        var head: UInt64
+        var tail: UInt64
+        var entry: Int  // index + 1; 0 = empty
+    }
+
+    private var slots = [Slot](repeating: Slot(count: 0, head: 0, tail: 0, entry: 0), count: 256)
     private var strings: [String] = []
     private var knowns: [KnownField?] = []
-    private var offsets: [Int] = []
-    private var storage: [UInt8] = []
+    private var longKeys: [[UInt8]] = []
 
-    mutating func lookup(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (String, KnownField?) {
-        let mask = hashes.count - 1
+    mutating func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, KnownField?) {
+        let count = bytes.count
+        var head: UInt64 = 0
+        var tail: UInt64 = 0
+        if count >= 8, let base = bytes.baseAddress {
+            head = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
+            tail = UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self)
+        } else {
+            for index in 0..<count { head |= UInt64(bytes[index]) << (8 * UInt64(index)) }
+        }
+        var hash = (head &* 0x9E37_79B9_7F4A_7C15) ^ ((tail &+ UInt64(count)) &* 0xC2B2_AE3D_27D4_EB4F)
+        hash ^= hash >> 29
+        let mask = slots.count - 1
         var index = Int(truncatingIfNeeded: hash) & mask
-        while slotEntries[index] != 0 {
-            let entry = Int(slotEntries[index]) - 1
-            if hashes[index] == hash, offsets[entry + 1] - offsets[entry] == bytes.count, matches(entry, bytes) {
-                return (strings[entry], knowns[entry])
+        while true {
+            let slot = slots[index]
+            if slot.entry == 0 { break }
+            if slot.count == count, slot.head == head, slot.tail == tail,
+               count <= 16 || longKeys[slot.entry - 1].withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, count) == 0 }) {
+                return (strings[slot.entry - 1], knowns[slot.entry - 1])
             }
             index = (index + 1) & mask
         }
         let string = String(decoding: bytes, as: UTF8.self)
         let known = KnownField(name: string)
-        if offsets.isEmpty { offsets.append(0) }
-        storage.append(contentsOf: bytes)
-        offsets.append(storage.count)
         strings.append(string)
         knowns.append(known)
-        hashes[index] = hash
-        slotEntries[index] = Int32(strings.count)
-        if strings.count * 2 > hashes.count { grow() }
+        longKeys.append(count > 16 ? Array(bytes) : [])
+        slots[index] = Slot(count: count, head: head, tail: tail, entry: strings.count)
+        if strings.count * 2 > slots.count { grow() }
         return (string, known)
     }
 
-    private func matches(_ entry: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let offset = offsets[entry]
-        return storage.withUnsafeBufferPointer { stored in
-            for index in 0..<bytes.count where stored[offset + index] != bytes[index] { return false }
-            return true
-        }
-    }
-
     private mutating func grow() {
-        let oldHashes = hashes
-        let oldEntries = slotEntries
-        hashes = [UInt64](repeating: 0, count: oldHashes.count * 2)
-        slotEntries = [Int32](repeating: 0, count: oldHashes.count * 2)
-        let mask = hashes.count - 1
-        for (slot, entry) in oldEntries.enumerated() where entry != 0 {
-            var index = Int(truncatingIfNeeded: oldHashes[slot]) & mask
-            while slotEntries[index] != 0 { index = (index + 1) & mask }
-            hashes[index] = oldHashes[slot]
-            slotEntries[index] = entry
+        let old = slots
+        slots = [Slot](repeating: Slot(count: 0, head: 0, tail: 0, entry: 0), count: old.count * 2)
+        let mask = slots.count - 1
+        for slot in old where slot.entry != 0 {
+            var hash = (slot.head &* 0x9E37_79B9_7F4A_7C15) ^ ((slot.tail &+ UInt64(slot.count)) &* 0xC2B2_AE3D_27D4_EB4F)
+            hash ^= hash >> 29
+            var index = Int(truncatingIfNeeded: hash) & mask
+            while slots[index].entry != 0 { index = (index + 1) & mask }
+            slots[index] = slot
         }
     }
 }

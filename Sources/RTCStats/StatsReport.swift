@@ -2,30 +2,34 @@
 public struct StatsReport: Sendable, Hashable {
     /// The entries, in source order.
     public private(set) var entries: [StatsEntry]
-    private var indexByID: [String: Int]
+    private var index: EntryIndex
 
     /// Creates a report. When two entries share an id, the later one wins.
     public init(entries: [StatsEntry]) {
-        var unique: [StatsEntry] = []
-        unique.reserveCapacity(entries.count)
-        var index: [String: Int] = [:]
-        index.reserveCapacity(entries.count)
-        for entry in entries {
-            if let existing = index[entry.id] {
-                unique[existing] = entry
-            } else {
-                index[entry.id] = unique.count
-                unique.append(entry)
+        var unique = entries
+        var index = EntryIndex(unique)
+        // Duplicate ids are rare (malformed input): keep the later entry, in the earlier place.
+        if index.hasDuplicates {
+            var positions: [String: Int] = [:]
+            var deduplicated: [StatsEntry] = []
+            for entry in entries {
+                if let existing = positions[entry.id] {
+                    deduplicated[existing] = entry
+                } else {
+                    positions[entry.id] = deduplicated.count
+                    deduplicated.append(entry)
+                }
             }
+            unique = deduplicated
+            index = EntryIndex(unique)
         }
         self.entries = unique
-        self.indexByID = index
+        self.index = index
     }
 
     /// The entry with this id.
     public subscript(id: String) -> StatsEntry? {
-        guard let index = indexByID[id] else { return nil }
-        return entries[index]
+        index.position(of: id, in: entries).map { entries[$0] }
     }
 
     /// The entries of one type, in source order.
