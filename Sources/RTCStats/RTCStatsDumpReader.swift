@@ -61,14 +61,16 @@ private struct RunningReport {
         for member in delta {
             guard case .object(let fields) = member.value else { continue }
             if var entry = entries[member.name] {
+                var changes: [StatsField] = []
                 for field in fields {
                     switch field.name {
                     case "id": continue
                     case "type": if let type = field.value.string { entry.type = StatsType(rawValue: type) }
                     case "timestamp": if let stamp = field.value.number { entry.timestamp = stamp == 0 ? lineTime : stamp }
-                    default: entry.set(field.name, field.value)
+                    default: changes.append(field)
                     }
                 }
+                entry.merge(changes)
                 entries[member.name] = entry
             } else {
                 entries[member.name] = try StatsEntry(fields: fields, fallbackID: member.name, defaultTimestamp: lineTime)

@@ -5,14 +5,27 @@ extension StatsReport {
     /// Safari), else the pair marked `selected` (Firefox), else the nominated succeeded pair
     /// with the most bytes.
     var selectedCandidatePair: StatsEntry? {
-        for transport in entries(ofType: .transport) {
-            if let id = transport.selectedCandidatePairID, let pair = self[id] { return pair }
+        var selected: StatsEntry?
+        var nominated: StatsEntry?
+        var nominatedBytes = -1.0
+        for entry in entries {
+            switch entry.type {
+            case .transport:
+                if let id = entry.selectedCandidatePairID, let pair = self[id] { return pair }
+            case .candidatePair:
+                if selected == nil, entry.selected == true { selected = entry }
+                if entry.nominated == true, (entry.state ?? "succeeded") == "succeeded" {
+                    let bytes = (entry.bytesReceived ?? 0) + (entry.bytesSent ?? 0)
+                    if bytes > nominatedBytes {
+                        nominated = entry
+                        nominatedBytes = bytes
+                    }
+                }
+            default:
+                continue
+            }
         }
-        let pairs = entries(ofType: .candidatePair)
-        if let selected = pairs.first(where: { $0.selected == true }) { return selected }
-        return pairs
-            .filter { $0.nominated == true && ($0.state ?? "succeeded") == "succeeded" }
-            .max { ($0.bytesReceived ?? 0) + ($0.bytesSent ?? 0) < ($1.bytesReceived ?? 0) + ($1.bytesSent ?? 0) }
+        return selected ?? nominated
     }
 
     /// The codec mime subtype (`VP8`, `opus`, ...) an RTP entry uses, through its `codecId`.

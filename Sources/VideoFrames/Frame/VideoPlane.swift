@@ -20,7 +20,7 @@ public struct VideoPlane {
     }
 
     /// An empty plane, the filler of the unused plane slots of a format.
-    static let empty = VideoPlane(bytes: UnsafeRawBufferPointer(start: nil, count: 0), stride: 0)
+    static var empty: VideoPlane { VideoPlane(bytes: UnsafeRawBufferPointer(start: nil, count: 0), stride: 0) }
 }
 
 /// One writable plane of a frame in memory someone else owns.
@@ -45,5 +45,5 @@ public struct MutableVideoPlane {
     public var readOnly: VideoPlane { VideoPlane(bytes: UnsafeRawBufferPointer(bytes), stride: stride) }
 
     /// An empty plane, the filler of the unused plane slots of a format.
-    static let empty = MutableVideoPlane(bytes: UnsafeMutableRawBufferPointer(start: nil, count: 0), stride: 0)
+    static var empty: MutableVideoPlane { MutableVideoPlane(bytes: UnsafeMutableRawBufferPointer(start: nil, count: 0), stride: 0) }
 }

@@ -1,0 +1,110 @@
+// Lane operations the vector kernels are built from, written so that LLVM turns each into one
+// or two SSE2 / NEON instructions (checked in the generated code: `pmulhuw`, `packuswb`,
+// `punpcklbw`/`punpcklwd`; `umull2`/`sqxtun`/`zip1` on arm64). Swift has no shuffle, widening
+// or saturating intrinsics, so they are spelled as per-lane code that the SLP vectoriser
+// recognises; they must be inlined into the kernel for that to happen, hence
+// `@inline(always)` (Swift 6.3; older compilers fall back to the `__always` hint, which gives
+// the same results more slowly when the optimiser declines to inline).
+//
+// Every function is exact: the kernels' results depend only on Swift's integer semantics, never
+// on which instructions the compiler picks.
+
+typealias Int16x8 = SIMD8<Int16>
+typealias UInt16x8 = SIMD8<UInt16>
+typealias UInt8x16 = SIMD16<UInt8>
+
+/// Bytes 0..<8 of `v` as the high bytes of 16-bit lanes: `UInt16(v[i]) << 8`.
+#if compiler(>=6.3)
+@inline(always)
+#else
+@inline(__always)
+#endif
+func highBytesOfLow(_ v: UInt8x16) -> UInt16x8 {
+    unsafeBitCast(UInt8x16(0, v[0], 0, v[1], 0, v[2], 0, v[3], 0, v[4], 0, v[5], 0, v[6], 0, v[7]), to: UInt16x8.self)
+}
+
+/// Bytes 8..<16 of `v` as the high bytes of 16-bit lanes: `UInt16(v[8 + i]) << 8`.
+#if compiler(>=6.3)
+@inline(always)
+#else
+@inline(__always)
+#endif
+func highBytesOfHigh(_ v: UInt8x16) -> UInt16x8 {
+    unsafeBitCast(UInt8x16(0, v[8], 0, v[9], 0, v[10], 0, v[11], 0, v[12], 0, v[13], 0, v[14], 0, v[15]), to: UInt16x8.self)
+}
+
+/// The high half of the unsigned 32-bit products: `(a[i] * b[i]) >> 16`, as `Int16` (the
+/// kernels' operands keep it below 2¹⁵).
+#if compiler(>=6.3)
+@inline(always)
+#else
+@inline(__always)
+#endif
+func multiplyHigh(_ a: UInt16x8, _ b: UInt16x8) -> Int16x8 {
+    var result = Int16x8()
+    for i in 0..<8 { result[i] = Int16(truncatingIfNeeded: (UInt32(a[i]) &* UInt32(b[i])) &>> 16) }
+    return result
+}
+
+/// `a` then `b`, each lane clamped to 0...255: an unsigned saturating pack.
+#if compiler(>=6.3)
+@inline(always)
+#else
+@inline(__always)
+#endif
+func packSaturated(_ a: Int16x8, _ b: Int16x8) -> UInt8x16 {
+    var result = UInt8x16()
+    for i in 0..<8 { result[i] = UInt8(truncatingIfNeeded: min(max(a[i], 0), 255)) }
+    for i in 0..<8 { result[i + 8] = UInt8(truncatingIfNeeded: min(max(b[i], 0), 255)) }
+    return result
+}
+
+/// Lanes 0..<4 of `a`, each twice: one chroma term per pixel of a pixel pair.
+#if compiler(>=6.3)
+@inline(always)
+#else
+@inline(__always)
+#endif
+func duplicateLow(_ a: Int16x8) -> Int16x8 { Int16x8(a[0], a[0], a[1], a[1], a[2], a[2], a[3], a[3]) }
+
+/// Lanes 4..<8 of `a`, each twice.
+#if compiler(>=6.3)
+@inline(always)
+#else
+@inline(__always)
+#endif
+func duplicateHigh(_ a: Int16x8) -> Int16x8 { Int16x8(a[4], a[4], a[5], a[5], a[6], a[6], a[7], a[7]) }
+
+/// The bytes of `a` and `b` interleaved: `a0 b0 a1 b1 ...`, low half then high half.
+#if compiler(>=6.3)
+@inline(always)
+#else
+@inline(__always)
+#endif
+func interleaveBytes(_ a: UInt8x16, _ b: UInt8x16) -> (UInt8x16, UInt8x16) {
+    (UInt8x16(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3], a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7]),
+     UInt8x16(a[8], b[8], a[9], b[9], a[10], b[10], a[11], b[11], a[12], b[12], a[13], b[13], a[14], b[14], a[15], b[15]))
+}
+
+/// The 16-bit lanes of `a` and `b` interleaved, low half then high half.
+#if compiler(>=6.3)
+@inline(always)
+#else
+@inline(__always)
+#endif
+func interleaveWords(_ a: UInt8x16, _ b: UInt8x16) -> (UInt8x16, UInt8x16) {
+    let x = unsafeBitCast(a, to: UInt16x8.self), y = unsafeBitCast(b, to: UInt16x8.self)
+    return (unsafeBitCast(UInt16x8(x[0], y[0], x[1], y[1], x[2], y[2], x[3], y[3]), to: UInt8x16.self),
+            unsafeBitCast(UInt16x8(x[4], y[4], x[5], y[5], x[6], y[6], x[7], y[7]), to: UInt8x16.self))
+}
+
+/// The even and the odd bytes of `a` then `b`: `a0 a2 ... b0 b2 ...` and `a1 a3 ... b1 b3 ...`.
+#if compiler(>=6.3)
+@inline(always)
+#else
+@inline(__always)
+#endif
+func deinterleaveBytes(_ a: UInt8x16, _ b: UInt8x16) -> (UInt8x16, UInt8x16) {
+    (UInt8x16(a[0], a[2], a[4], a[6], a[8], a[10], a[12], a[14], b[0], b[2], b[4], b[6], b[8], b[10], b[12], b[14]),
+     UInt8x16(a[1], a[3], a[5], a[7], a[9], a[11], a[13], a[15], b[1], b[3], b[5], b[7], b[9], b[11], b[13], b[15]))
+}
