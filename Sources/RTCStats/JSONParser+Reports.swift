@@ -5,10 +5,10 @@
 extension JSONParser {
     /// The entries of a `getStats()` JSON array or id-keyed object, or `nil` when the shape needs
     /// the general path (malformed JSON still throws).
-    static func parseEntries(_ bytes: ArraySlice<UInt8>, defaultTimestamp: Double?) throws(StatsParseError) -> [StatsEntry]? {
+    static func parseEntries(_ document: JSONDocument, defaultTimestamp: Double?) throws(StatsParseError) -> [StatsEntry]? {
         var result: Result<[StatsEntry]?, StatsParseError> = .success(nil)
-        bytes.withUnsafeBufferPointer { buffer in
-            var cursor = Cursor(buffer)
+        document.bytes.withUnsafeBufferPointer { buffer in
+            var cursor = Cursor(buffer, document: document, base: 0)
             do throws(StatsParseError) {
                 guard let entries = try cursor.parseEntries(defaultTimestamp: defaultTimestamp) else { return }
                 cursor.skipWhitespace()
@@ -21,10 +21,10 @@ extension JSONParser {
     }
 
     /// One recording line, read on the fast path; `nil` when it needs the general path.
-    static func parseRecordingLine(_ bytes: ArraySlice<UInt8>) throws(StatsParseError) -> RecordingLine? {
+    static func parseRecordingLine(_ document: JSONDocument, range: Range<Int>) throws(StatsParseError) -> RecordingLine? {
         var result: Result<RecordingLine?, StatsParseError> = .success(nil)
-        bytes.withUnsafeBufferPointer { buffer in
-            var cursor = Cursor(buffer)
+        document.bytes[range].withUnsafeBufferPointer { buffer in
+            var cursor = Cursor(buffer, document: document, base: range.lowerBound)
             do throws(StatsParseError) {
                 result = .success(try cursor.parseRecordingLine())
             } catch {
@@ -87,7 +87,7 @@ extension Cursor {
     }
 
     /// After a member or element: `true` for ',', `false` for the closing byte.
-    mutating func separator(close: UInt8) throws(StatsParseError) -> Bool {
+    @inline(__always) mutating func separator(close: UInt8) throws(StatsParseError) -> Bool {
         skipWhitespace()
         guard position < bytes.count else { throw failure("expected ',' or '\(Character(Unicode.Scalar(close)))'") }
         let byte = bytes[position]
@@ -102,7 +102,7 @@ extension Cursor {
         throw failure("expected ',' or '\(Character(Unicode.Scalar(close)))'")
     }
 
-    mutating func colon() throws(StatsParseError) {
+    @inline(__always) mutating func colon() throws(StatsParseError) {
         skipWhitespace()
         guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw failure("expected ':' after an object key") }
         position += 1
@@ -110,11 +110,15 @@ extension Cursor {
     }
 
     /// One entry object; `nil` when it lacks an id or a timestamp (the general path explains).
+    /// Known fields are decoded; the others are validated and skipped, and the entry keeps its
+    /// object's bytes to decode them on demand.
     mutating func parseEntry(fallbackID: String?, defaultTimestamp: Double?) throws(StatsParseError) -> StatsEntry? {
+        guard let document else { return nil }
         try enter()
+        let start = position
         position += 1
-        var fields: [StatsField] = []
-        fields.reserveCapacity(24)
+        var values: [StatsValue] = []
+        values.reserveCapacity(12)
         var index = KnownFieldIndex()
         var id = fallbackID
         var type: String?
@@ -128,14 +132,21 @@ extension Cursor {
                 guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw failure("expected a quoted object key") }
                 let key = try parseKey()
                 try colon()
-                let value = try parseValue()
-                switch (key.known, value) {
-                case (.id?, .string(let text)): id = text
-                case (.type?, .string(let text)): type = text
-                case (.timestamp?, .number(let number)): timestamp = number
-                default:
-                    if let known = key.known { index.record(known, at: fields.count) }
-                    fields.append(StatsField(key.name, value))
+                if let known = key.known {
+                    let value = try parseValue()
+                    switch (known, value) {
+                    case (.id, .string(let text)): id = text
+                    case (.type, .string(let text)): type = text
+                    case (.timestamp, .number(let number)): timestamp = number
+                    case (.id, _), (.type, _), (.timestamp, _): break
+                    default:
+                        if index.position(of: known) == nil {
+                            index.record(known, at: values.count)
+                            values.append(value)
+                        }
+                    }
+                } else {
+                    try skipValue()
                 }
                 guard try separator(close: UInt8(ascii: "}")) else { break }
             }
@@ -144,7 +155,82 @@ extension Cursor {
         if let defaultTimestamp, timestamp == nil || timestamp == 0 { timestamp = defaultTimestamp }
         guard let id, let timestamp else { return nil }
         let resolved = type.map(StatsType.init(rawValue:)) ?? StatsType(inferredFromID: id) ?? StatsType(rawValue: "unknown")
-        return StatsEntry(id: id, type: resolved, timestamp: timestamp, fields: fields, knownFields: index)
+        return StatsEntry(id: id, type: resolved, timestamp: timestamp, knownValues: values, knownFields: index,
+                          document: document, range: (base + start)..<(base + position))
+    }
+
+    /// Validates and steps over one value without building it.
+    mutating func skipValue() throws(StatsParseError) {
+        guard position < bytes.count else { throw failure("expected a value") }
+        switch bytes[position] {
+        case UInt8(ascii: "\""):
+            position += 1
+            if let end = plainStringEnd(from: position) {
+                position = end + 1
+            } else {
+                _ = try parseEscapedString(from: position)
+            }
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            try skipNumber()
+        case UInt8(ascii: "{"):
+            try enter()
+            position += 1
+            skipWhitespace()
+            if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+                position += 1
+            } else {
+                while true {
+                    skipWhitespace()
+                    guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw failure("expected a quoted object key") }
+                    try skipValue()
+                    try colon()
+                    try skipValue()
+                    guard try separator(close: UInt8(ascii: "}")) else { break }
+                }
+            }
+            depth -= 1
+        case UInt8(ascii: "["):
+            try enter()
+            position += 1
+            skipWhitespace()
+            if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+                position += 1
+            } else {
+                while true {
+                    skipWhitespace()
+                    try skipValue()
+                    guard try separator(close: UInt8(ascii: "]")) else { break }
+                }
+            }
+            depth -= 1
+        default:
+            _ = try parseValue()
+        }
+    }
+
+    /// Checks a number's grammar (as ``parseNumber()`` does) and steps over it.
+    mutating func skipNumber() throws(StatsParseError) {
+        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        let integerStart = position
+        while position < bytes.count, bytes[position] &- UInt8(ascii: "0") < 10 { position += 1 }
+        if position == integerStart { throw failure("expected a digit") }
+        if position - integerStart > 1, bytes[integerStart] == UInt8(ascii: "0") {
+            position = integerStart
+            throw failure("leading zero in a number")
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            let fractionStart = position
+            while position < bytes.count, bytes[position] &- UInt8(ascii: "0") < 10 { position += 1 }
+            if position == fractionStart { throw failure("expected a digit after '.'") }
+        }
+        if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
+            let exponentStart = position
+            while position < bytes.count, bytes[position] &- UInt8(ascii: "0") < 10 { position += 1 }
+            if position == exponentStart { throw failure("expected a digit in the exponent") }
+        }
     }
 
     /// `{"t":…,"peer":…,"pc":…,"report":[…]}`; `nil` for event lines and anything unusual.

@@ -48,8 +48,16 @@ struct Cursor {
     var keys = KeyInterner()
     var depth = 0
     static let maximumDepth = 256
+    /// The document `bytes` belong to, and where they start in it (for entries that keep
+    /// their object's bytes).
+    let document: JSONDocument?
+    let base: Int
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(_ bytes: UnsafeBufferPointer<UInt8>, document: JSONDocument? = nil, base: Int = 0) {
+        self.bytes = bytes
+        self.document = document
+        self.base = base
+    }
 
     mutating func parseDocument() throws(StatsParseError) -> StatsValue {
         skipWhitespace()
@@ -212,7 +220,7 @@ struct Cursor {
     /// The position of the closing '"' of a string starting at `start` that needs no
     /// unescaping; `nil` when it holds an escape or a control character or is unterminated (the
     /// careful path then decodes it or reports the error). Eight bytes at a time (SWAR).
-    func plainStringEnd(from start: Int) -> Int? {
+    @inline(__always) func plainStringEnd(from start: Int) -> Int? {
         guard let base = bytes.baseAddress else { return nil }
         var index = start
         let count = bytes.count
@@ -382,12 +390,13 @@ struct KeyInterner {
         var entry: Int  // index + 1; 0 = empty
     }
 
-    private var slots = [Slot](repeating: Slot(count: 0, head: 0, tail: 0, entry: 0), count: 256)
+    private var slots = [Slot](repeating: Slot(count: 0, head: 0, tail: 0, entry: 0), count: 512)
     private var strings: [String] = []
     private var knowns: [KnownField?] = []
     private var longKeys: [[UInt8]] = []
 
-    mutating func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, KnownField?) {
+    /// The length and first/last eight bytes of a key, and a hash of them.
+    static func signature(_ bytes: UnsafeBufferPointer<UInt8>) -> (head: UInt64, tail: UInt64, hash: UInt64) {
         let count = bytes.count
         var head: UInt64 = 0
         var tail: UInt64 = 0
@@ -399,6 +408,12 @@ struct KeyInterner {
         }
         var hash = (head &* 0x9E37_79B9_7F4A_7C15) ^ ((tail &+ UInt64(count)) &* 0xC2B2_AE3D_27D4_EB4F)
         hash ^= hash >> 29
+        return (head, tail, hash)
+    }
+
+    mutating func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, KnownField?) {
+        let count = bytes.count
+        let (head, tail, hash) = KeyInterner.signature(bytes)
         let mask = slots.count - 1
         var index = Int(truncatingIfNeeded: hash) & mask
         while true {
@@ -411,7 +426,7 @@ struct KeyInterner {
             index = (index + 1) & mask
         }
         let string = String(decoding: bytes, as: UTF8.self)
-        let known = KnownField(name: string)
+        let known = KnownFieldTable.shared.field(bytes, head: head, tail: tail, hash: hash)
         strings.append(string)
         knowns.append(known)
         longKeys.append(count > 16 ? Array(bytes) : [])
@@ -431,5 +446,41 @@ struct KeyInterner {
             while slots[index].entry != 0 { index = (index + 1) & mask }
             slots[index] = slot
         }
+    }
+}
+
+/// ``KnownField`` names by key signature, built once, so a new key is classified without
+/// hashing a `String`.
+struct KnownFieldTable: Sendable {
+    static let shared = KnownFieldTable()
+
+    private let signatures: [(count: Int, head: UInt64, tail: UInt64, name: [UInt8], field: KnownField)?]
+    private let mask: Int
+
+    private init() {
+        var table = [(count: Int, head: UInt64, tail: UInt64, name: [UInt8], field: KnownField)?](repeating: nil, count: 256)
+        for field in KnownField.allCases {
+            let name = Array(field.name.utf8)
+            name.withUnsafeBufferPointer { bytes in
+                let (head, tail, hash) = KeyInterner.signature(bytes)
+                var index = Int(truncatingIfNeeded: hash) & 255
+                while table[index] != nil { index = (index + 1) & 255 }
+                table[index] = (name.count, head, tail, name, field)
+            }
+        }
+        signatures = table
+        mask = 255
+    }
+
+    func field(_ bytes: UnsafeBufferPointer<UInt8>, head: UInt64, tail: UInt64, hash: UInt64) -> KnownField? {
+        var index = Int(truncatingIfNeeded: hash) & mask
+        while let candidate = signatures[index] {
+            if candidate.count == bytes.count, candidate.head == head, candidate.tail == tail,
+               bytes.count <= 16 || candidate.name.elementsEqual(bytes) {
+                return candidate.field
+            }
+            index = (index + 1) & mask
+        }
+        return nil
     }
 }

@@ -32,13 +32,6 @@ public struct KnownFieldIndex: Sendable, Hashable {
     /// An empty index.
     public init() {}
 
-    /// Indexes `fields`.
-    public init(_ fields: [StatsField]) {
-        for (position, field) in fields.enumerated() {
-            if let known = KnownField(name: field.name) { record(known, at: position) }
-        }
-    }
-
     /// Records that `field` is at `position` (positions past 254 are left to the name lookup).
     @inlinable public mutating func record(_ field: KnownField, at position: Int) {
         if position < 255 { setSlot(Int(field.rawValue), UInt8(position + 1)) }

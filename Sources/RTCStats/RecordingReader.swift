@@ -8,6 +8,7 @@ public enum RecordingReader {
     /// Reads a whole (already decompressed) recording.
     public static func read(_ data: [UInt8]) throws(StatsParseError) -> StatsTimeline {
         let lines = data.ndjsonLines()
+        let document = JSONDocument(data)
         guard let headerLine = lines.first else {
             throw StatsParseError(.truncated, "the recording is empty")
         }
@@ -28,7 +29,7 @@ public enum RecordingReader {
         var problems: [StatsParseError] = []
         for line in lines.dropFirst() {
             do throws(StatsParseError) {
-                if let fast = try JSONParser.parseRecordingLine(line.bytes), let peerConnection = fast.peerConnection {
+                if let fast = try JSONParser.parseRecordingLine(document, range: line.bytes.startIndex..<line.bytes.endIndex), let peerConnection = fast.peerConnection {
                     items.append(.sample(StatsSample(time: fast.time, peer: fast.peer ?? "local", peerConnection: peerConnection, report: StatsReport(entries: fast.entries))))
                 } else {
                     items.append(try item(JSONParser.parse(line.bytes)))

@@ -1,27 +1,39 @@
 /// One entry of an `RTCStatsReport`: its `id`, `type`, `timestamp` and every other field, raw.
 ///
-/// Typed accessors (``number(_:)``, ``string(_:)``, and the named properties in
-/// `StatsEntry+Fields.swift`) read the fields the engine uses; everything else stays available
-/// through ``fields``.
+/// Typed accessors (``value(_:)``, and the named properties in `StatsEntry+Fields.swift`) read
+/// the fields the engine uses; everything else stays available through ``fields`` and
+/// ``subscript(_:)``.
 ///
 /// A value type over one shared, immutable storage object: copying an entry (the engine sorts
-/// and groups them every report) costs one reference count, not a copy of every field.
+/// and groups them every report) costs one reference count. Entries read by the JSON parser
+/// keep the bytes of their object and decode only the ``KnownField``s up front; the other
+/// fields are decoded from those bytes when someone asks (the parser has validated them), so
+/// nothing is lost and nothing is paid for fields the engine never reads.
 public struct StatsEntry: Sendable, Hashable {
-    /// The shared, immutable contents (immutable, so reads need no exclusivity checks; a
-    /// change builds a new one).
+    /// The shared, immutable contents.
     final class Storage: Sendable {
         let id: String
         let type: StatsType
         let timestamp: Double
-        let fields: [StatsField]
+        /// The values of the known fields present, indexed by `knownFields`.
+        let knownValues: [StatsValue]
         let knownFields: KnownFieldIndex
+        let body: Body
 
-        init(id: String, type: StatsType, timestamp: Double, fields: [StatsField], knownFields: KnownFieldIndex) {
+        enum Body: Sendable {
+            /// Every field but id/type/timestamp, decoded.
+            case decoded([StatsField])
+            /// The entry's JSON object, `{` to `}`, validated by the parser.
+            case raw(JSONDocument, Range<Int>)
+        }
+
+        init(id: String, type: StatsType, timestamp: Double, knownValues: [StatsValue], knownFields: KnownFieldIndex, body: Body) {
             self.id = id
             self.type = type
             self.timestamp = timestamp
-            self.fields = fields
+            self.knownValues = knownValues
             self.knownFields = knownFields
+            self.body = body
         }
     }
 
@@ -30,54 +42,61 @@ public struct StatsEntry: Sendable, Hashable {
     /// The stats object id, unique within one report.
     public var id: String {
         get { storage.id }
-        set { replace(id: newValue) }
+        set { self = StatsEntry(id: newValue, type: type, timestamp: timestamp, fields: fields) }
     }
 
     /// The W3C type.
     public var type: StatsType {
         get { storage.type }
-        set { replace(type: newValue) }
+        set { self = StatsEntry(id: id, type: newValue, timestamp: timestamp, fields: fields) }
     }
 
     /// Milliseconds since the Unix epoch (W3C `DOMHighResTimeStamp`).
     public var timestamp: Double {
         get { storage.timestamp }
-        set { replace(timestamp: newValue) }
+        set { self = StatsEntry(id: id, type: type, timestamp: newValue, fields: fields) }
     }
 
     /// Every field except `id`, `type` and `timestamp`, in source order.
-    public var fields: [StatsField] { storage.fields }
-
-    /// Where the fields the engine reads are, so typed accessors need no string comparison.
-    public var knownFields: KnownFieldIndex { storage.knownFields }
+    public var fields: [StatsField] {
+        switch storage.body {
+        case .decoded(let fields): return fields
+        case .raw(let document, let range): return StatsEntry.decodeFields(document, range)
+        }
+    }
 
     /// Creates an entry.
     public init(id: String, type: StatsType, timestamp: Double, fields: [StatsField]) {
-        self.init(id: id, type: type, timestamp: timestamp, fields: fields, knownFields: KnownFieldIndex(fields))
+        var index = KnownFieldIndex()
+        var values: [StatsValue] = []
+        for field in fields {
+            if let known = KnownField(name: field.name), index.position(of: known) == nil {
+                index.record(known, at: values.count)
+                values.append(field.value)
+            }
+        }
+        storage = Storage(id: id, type: type, timestamp: timestamp, knownValues: values, knownFields: index, body: .decoded(fields))
     }
 
-    /// Creates an entry whose known-field index the caller built (the parser does, for free).
-    init(id: String, type: StatsType, timestamp: Double, fields: [StatsField], knownFields: KnownFieldIndex) {
-        storage = Storage(id: id, type: type, timestamp: timestamp, fields: fields, knownFields: knownFields)
+    /// An entry read by the parser: its known values, and its object's bytes for the rest.
+    init(id: String, type: StatsType, timestamp: Double, knownValues: [StatsValue], knownFields: KnownFieldIndex, document: JSONDocument, range: Range<Int>) {
+        storage = Storage(id: id, type: type, timestamp: timestamp, knownValues: knownValues, knownFields: knownFields, body: .raw(document, range))
     }
-
-    private mutating func replace(id: String? = nil, type: StatsType? = nil, timestamp: Double? = nil, fields: [StatsField]? = nil, knownFields: KnownFieldIndex? = nil) {
-        storage = Storage(id: id ?? storage.id, type: type ?? storage.type, timestamp: timestamp ?? storage.timestamp,
-                          fields: fields ?? storage.fields, knownFields: knownFields ?? storage.knownFields)
-    }
-
-    /// Whether the entry is of `type` (one byte comparison for the known types).
-    @inlinable public func isOfType(_ type: StatsType) -> Bool { self.type == type }
 
     /// The raw value of a known field.
     @inlinable public func value(_ field: KnownField) -> StatsValue? {
-        guard let position = knownFields.position(of: field) else { return nil }
-        return fields[position].value
+        knownValue(field)
+    }
+
+    @usableFromInline func knownValue(_ field: KnownField) -> StatsValue? {
+        guard let position = storage.knownFields.position(of: field) else { return nil }
+        return storage.knownValues[position]
     }
 
     /// The raw value of the field `name`.
     public subscript(name: String) -> StatsValue? {
-        for field in storage.fields where field.name == name { return field.value }
+        if let known = KnownField(name: name), known != .id, known != .type, known != .timestamp { return knownValue(known) }
+        for field in fields where field.name == name { return field.value }
         return nil
     }
 
@@ -98,17 +117,50 @@ public struct StatsEntry: Sendable, Hashable {
     /// Sets (or adds) every field of `changes`, in one step.
     public mutating func merge(_ changes: [StatsField]) {
         guard !changes.isEmpty else { return }
-        var fields = storage.fields
-        var known = storage.knownFields
+        var fields = self.fields
         for change in changes {
             if let index = fields.firstIndex(where: { $0.name == change.name }) {
                 fields[index].value = change.value
             } else {
-                if let field = KnownField(name: change.name) { known.record(field, at: fields.count) }
                 fields.append(change)
             }
         }
-        replace(fields: fields, knownFields: known)
+        self = StatsEntry(id: id, type: type, timestamp: timestamp, fields: fields)
+    }
+
+    /// Appends the entry as a JSON object: a parsed entry's own bytes, unchanged; otherwise
+    /// `id`, `type`, `timestamp` and the fields.
+    func writeJSON(to output: inout String) {
+        if case .raw(let document, let range) = storage.body {
+            output += String(decoding: document.bytes[range], as: UTF8.self)
+            return
+        }
+        output += "{\"id\":"
+        JSONWriter.writeString(id, to: &output)
+        output += ",\"type\":"
+        JSONWriter.writeString(type.rawValue, to: &output)
+        output += ",\"timestamp\":"
+        JSONWriter.writeNumber(timestamp, to: &output)
+        for field in fields {
+            output += ","
+            JSONWriter.writeString(field.name, to: &output)
+            output += ":"
+            JSONWriter.write(field.value, to: &output)
+        }
+        output += "}"
+    }
+
+    private static func decodeFields(_ document: JSONDocument, _ range: Range<Int>) -> [StatsField] {
+        // The parser validated these bytes when it read the entry.
+        guard case .object(let members)? = try? JSONParser.parse(document.bytes[range]) else { return [] }
+        return members.filter { member in
+            switch member.name {
+            case "id": member.value.string == nil
+            case "type": member.value.string == nil
+            case "timestamp": member.value.number == nil
+            default: true
+            }
+        }
     }
 
     public static func == (lhs: StatsEntry, rhs: StatsEntry) -> Bool {
@@ -122,4 +174,10 @@ public struct StatsEntry: Sendable, Hashable {
         hasher.combine(timestamp)
         hasher.combine(fields)
     }
+}
+
+/// The bytes of one parsed JSON document, shared by the entries read from it.
+final class JSONDocument: Sendable {
+    let bytes: [UInt8]
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
 }

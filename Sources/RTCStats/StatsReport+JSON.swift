@@ -4,7 +4,7 @@ extension StatsReport {
     ///
     /// - Parameter defaultTimestamp: used for entries without a `timestamp` (ms since the epoch).
     public init(json bytes: [UInt8], defaultTimestamp: Double? = nil) throws(StatsParseError) {
-        if let entries = try JSONParser.parseEntries(bytes[...], defaultTimestamp: defaultTimestamp) {
+        if let entries = try JSONParser.parseEntries(JSONDocument(bytes), defaultTimestamp: defaultTimestamp) {
             self.init(entries: entries)
             return
         }
@@ -86,22 +86,6 @@ extension StatsEntry {
         }
         let resolvedType = type.map(StatsType.init(rawValue:)) ?? StatsType(inferredFromID: id) ?? StatsType(rawValue: "unknown")
         self.init(id: id, type: resolvedType, timestamp: timestamp, fields: rest)
-    }
-
-    func writeJSON(to output: inout String) {
-        output += "{\"id\":"
-        JSONWriter.writeString(id, to: &output)
-        output += ",\"type\":"
-        JSONWriter.writeString(type.rawValue, to: &output)
-        output += ",\"timestamp\":"
-        JSONWriter.writeNumber(timestamp, to: &output)
-        for field in fields {
-            output += ","
-            JSONWriter.writeString(field.name, to: &output)
-            output += ":"
-            JSONWriter.write(field.value, to: &output)
-        }
-        output += "}"
     }
 }
 

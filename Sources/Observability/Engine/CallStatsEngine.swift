@@ -60,7 +60,7 @@ public struct CallStatsEngine: Sendable {
 
     /// Feeds a sender-stats message `peer` received over its data channel at `time`.
     public mutating func receiveSenderStats(_ bytes: [UInt8], peer: String, at time: Double) {
-        var inbox = senderStats[peer] ?? SenderStatsInbox()
+        var inbox = senderStats.removeValue(forKey: peer) ?? SenderStatsInbox()
         if let message = inbox.decoder.decode(bytes, receivedAt: time) { inbox.received.record(message, at: time) }
         senderStats[peer] = inbox
     }
@@ -83,8 +83,8 @@ public struct CallStatsEngine: Sendable {
         if !digest.outbound.isEmpty {
             let link = modes[sample.peer] == .relayed
                 ? PublisherLink(connectionId: sample.peerConnection, subscriberId: sample.peerConnection) : .routed
-            var publisher = publishers[sample.peer] ?? PeerPublisher()
-            var tracker = publisher.trackers[link] ?? PublisherLinkTracker(link: link, configuration: configuration)
+            var publisher = publishers.removeValue(forKey: sample.peer) ?? PeerPublisher()
+            var tracker = publisher.trackers.removeValue(forKey: link) ?? PublisherLinkTracker(link: link, configuration: configuration)
             if let update = tracker.ingest(report, digest: digest, peerConnection: sample.peerConnection) {
                 publisher.latest[link] = update
                 let links = publisher.latest.keys.sorted { $0.connectionId < $1.connectionId }
@@ -112,7 +112,7 @@ public struct CallStatsEngine: Sendable {
         let estimate = downlinkEstimate(report, key: sample.peer + "|" + sample.peerConnection)
         for (streamID, entries) in streams {
             let key = sample.peer + "|" + streamID
-            var tracker = subscribers[key] ?? SubscriberStreamTracker(configuration: configuration)
+            var tracker = subscribers.removeValue(forKey: key) ?? SubscriberStreamTracker(configuration: configuration)
             if let update = tracker.ingest(entries, in: report, peerConnection: sample.peerConnection, downlinkEstimate: estimate,
                                            senderStats: senderStats[sample.peer]?.received) {
                 if let video = update.video { emit(streamID, .subscriberVideoNetworkStatsUpdated(video)) }
@@ -147,7 +147,7 @@ public struct CallStatsEngine: Sendable {
     }
 
     private mutating func downlinkEstimate(_ report: StatsReport, key: String) -> Double {
-        var estimator = downlinks[key] ?? DownlinkEstimator()
+        var estimator = downlinks.removeValue(forKey: key) ?? DownlinkEstimator()
         defer { downlinks[key] = estimator }
         return estimator.transport(of: report, maximumGap: configuration.maximumRateGapMilliseconds).connectionEstimatedBandwidth
     }

@@ -94,8 +94,12 @@ public struct PublisherLinkTracker: Sendable {
 
     mutating func ingest(_ report: StatsReport, digest: ReportDigest, peerConnection: String) -> PublisherLinkUpdate? {
         guard let time = report.timestamp else { return nil }
-        var connection = connections[peerConnection] ?? ConnectionMemory()
-        guard time > connection.reportTime else { return nil }
+        // Taken out of the dictionary while it changes, so its dictionaries are not copied.
+        var connection = connections.removeValue(forKey: peerConnection) ?? ConnectionMemory()
+        guard time > connection.reportTime else {
+            connections[peerConnection] = connection
+            return nil
+        }
         connection.reportTime = time
         let start = startTime ?? time
         startTime = start
@@ -219,12 +223,14 @@ public struct PublisherLinkTracker: Sendable {
         defer { previousVideo = (layers, limitations) }
         guard let previous = previousVideo else { return [] }
         var reasons: [PublisherVideoEventReason] = []
-        if previous.limitations != limitations, Set(previous.limitations.keys) == Set(limitations.keys) { reasons.append(.qualityLimitationChanged) }
-        if Set(previous.layers.map { $0.rid ?? "" }) != Set(layers.map { $0.rid ?? "" }) || previous.layers.count != layers.count { reasons.append(.layersChanged) }
-        if let before = previous.layers.last, let now = layers.last, before.rid == now.rid, (before.width, before.height) != (now.width, now.height) {
+        // Layers are ordered low to high, so the same set of rids is the same sequence.
+        let sameLayers = previous.layers.count == layers.count && zip(previous.layers, layers).allSatisfy { $0.rid == $1.rid }
+        if sameLayers, previous.limitations != limitations { reasons.append(.qualityLimitationChanged) }
+        if !sameLayers { reasons.append(.layersChanged) }
+        if let before = previous.layers.last, let now = layers.last, before.rid == now.rid, before.width != now.width || before.height != now.height {
             reasons.append(.resolutionChanged)
         }
-        if Set(previous.layers.compactMap(\.codec)) != Set(layers.compactMap(\.codec)), !previous.layers.isEmpty, !layers.isEmpty { reasons.append(.codecChanged) }
+        if let before = previous.layers.first?.codec, let now = layers.first?.codec, before != now { reasons.append(.codecChanged) }
         return reasons
     }
 

@@ -31,8 +31,9 @@ extension StatsReport {
     /// The codec mime subtype (`VP8`, `opus`, ...) an RTP entry uses, through its `codecId`.
     func codecName(of entry: StatsEntry) -> String? {
         guard let id = entry.codecID, let mime = self[id]?.mimeType else { return nil }
-        guard let slash = mime.firstIndex(of: "/") else { return mime }
-        return String(mime[mime.index(after: slash)...])
+        let utf8 = mime.utf8
+        guard let slash = utf8.firstIndex(of: UInt8(ascii: "/")) else { return mime }
+        return String(Substring(utf8[utf8.index(after: slash)...]))
     }
 
     /// The legacy `track` entry an RTP entry points to with `trackId` (old Chrome, Safari).
