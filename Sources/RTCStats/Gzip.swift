@@ -40,6 +40,10 @@ public enum Gzip {
 private struct Huffman {
     var counts = [Int](repeating: 0, count: 16)
     var symbols: [Int]
+    /// Codes of up to `fastBits` bits, indexed by the next `fastBits` input bits (LSB first):
+    /// `symbol << 4 | length`, or 0 for a longer code (decoded bit by bit).
+    var fast = [UInt16](repeating: 0, count: 1 << Huffman.fastBits)
+    static let fastBits = 9
 
     init(lengths: ArraySlice<Int>) throws(StatsParseError) {
         symbols = [Int](repeating: 0, count: lengths.count)
@@ -56,6 +60,24 @@ private struct Huffman {
         for (symbol, length) in lengths.enumerated() where length != 0 {
             symbols[offsets[length]] = symbol
             offsets[length] += 1
+        }
+        // Canonical codes (RFC 1951 §3.2.2), bit-reversed for the LSB-first lookup table.
+        var nextCode = [Int](repeating: 0, count: 16)
+        var code = 0
+        for length in 1...15 {
+            code = (code + counts[length - 1]) << 1
+            nextCode[length] = code
+        }
+        for (symbol, length) in lengths.enumerated() where length != 0 && length <= Huffman.fastBits {
+            let canonical = nextCode[length]
+            nextCode[length] += 1
+            var reversed = 0
+            for bit in 0..<length where canonical & (1 << bit) != 0 { reversed |= 1 << (length - 1 - bit) }
+            var fill = reversed
+            while fill < 1 << Huffman.fastBits {
+                fast[fill] = UInt16(symbol << 4 | length)
+                fill += 1 << length
+            }
         }
     }
 }
@@ -101,8 +123,7 @@ private struct Inflater {
 
     /// Checks the member's CRC-32 and length, so damage inside the data is caught too.
     mutating func checkTrailer(_ member: ArraySlice<UInt8>) throws(StatsParseError) {
-        bitBuffer = 0
-        bitCount = 0
+        alignToByte()
         guard position + 8 <= input.count else { throw Inflater.truncated }
         var stored: [UInt32] = [0, 0]
         for word in 0..<2 {
@@ -126,6 +147,18 @@ private struct Inflater {
     }
 
     mutating func decode(_ huffman: Huffman) throws(StatsParseError) -> Int {
+        while bitCount <= 24, position < input.count {
+            bitBuffer |= UInt32(input[position]) << UInt32(bitCount)
+            position += 1
+            bitCount += 8
+        }
+        let entry = Int(huffman.fast[Int(bitBuffer & UInt32((1 << Huffman.fastBits) - 1))])
+        let length = entry & 15
+        if entry != 0, length <= bitCount {
+            bitBuffer >>= UInt32(length)
+            bitCount -= length
+            return entry >> 4
+        }
         var code = 0, first = 0, index = 0
         for length in 1...15 {
             code |= try bits(1)
@@ -154,9 +187,16 @@ private struct Inflater {
         } while last == 0
     }
 
-    mutating func stored(into output: inout [UInt8]) throws(StatsParseError) {
+    /// Drops the bits left of the current byte and gives back the whole bytes the decoder
+    /// read ahead.
+    mutating func alignToByte() {
+        position -= bitCount / 8
         bitBuffer = 0
         bitCount = 0
+    }
+
+    mutating func stored(into output: inout [UInt8]) throws(StatsParseError) {
+        alignToByte()
         let length = Int(try byte()) | Int(try byte()) << 8
         let complement = Int(try byte()) | Int(try byte()) << 8
         guard length == ~complement & 0xFFFF else { throw StatsParseError(.corruptCompression, "gzip: bad stored block length") }
@@ -237,17 +277,44 @@ private struct Inflater {
     }
 }
 
-/// CRC-32 (IEEE 802.3, reflected), as gzip stores it.
+/// CRC-32 (IEEE 802.3, reflected), as gzip stores it; eight bytes per step ("slicing by 8").
 enum CRC32 {
-    static let table: [UInt32] = (0..<256).map { index in
-        var value = UInt32(index)
-        for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
-        return value
-    }
+    static let tables: [UInt32] = {
+        var tables = [UInt32](repeating: 0, count: 8 * 256)
+        for index in 0..<256 {
+            var value = UInt32(index)
+            for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
+            tables[index] = value
+        }
+        for table in 1..<8 {
+            for index in 0..<256 {
+                let previous = tables[(table - 1) * 256 + index]
+                tables[table * 256 + index] = (previous >> 8) ^ tables[Int(previous & 0xFF)]
+            }
+        }
+        return tables
+    }()
 
     static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        tables.withUnsafeBufferPointer { t in
+            bytes.withUnsafeBufferPointer { b in
+                var index = 0
+                let count = b.count
+                while index + 8 <= count {
+                    let low = crc ^ (UInt32(b[index]) | UInt32(b[index + 1]) << 8 | UInt32(b[index + 2]) << 16 | UInt32(b[index + 3]) << 24)
+                    crc = t[7 * 256 + Int(low & 0xFF)] ^ t[6 * 256 + Int((low >> 8) & 0xFF)]
+                        ^ t[5 * 256 + Int((low >> 16) & 0xFF)] ^ t[4 * 256 + Int(low >> 24)]
+                        ^ t[3 * 256 + Int(b[index + 4])] ^ t[2 * 256 + Int(b[index + 5])]
+                        ^ t[1 * 256 + Int(b[index + 6])] ^ t[Int(b[index + 7])]
+                    index += 8
+                }
+                while index < count {
+                    crc = t[Int((crc ^ UInt32(b[index])) & 0xFF)] ^ (crc >> 8)
+                    index += 1
+                }
+            }
+        }
         return crc ^ 0xFFFF_FFFF
     }
 }
