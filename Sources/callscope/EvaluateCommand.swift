@@ -7,8 +7,10 @@ import RTCStats
 /// reason per interval and peer, times relative to `t0`).
 ///
 /// Per scenario and peer: the share of labelled seconds (outside `grace_ms` after each
-/// impairment start or end) where the degradation source and reason match, the detection delay
-/// after each impairment onset, and condition events per minute under steady impairment.
+/// impairment start or end) where the degradation source and reason match; after each
+/// impairment onset, the delay until a degradation is reported at all and until the expected
+/// source and reason are; and condition events per minute under steady impairment (from
+/// `grace_ms` after the onset to its end).
 struct EvaluateCommand {
     var files: [String] = []
     var json = false
@@ -33,6 +35,9 @@ struct EvaluateCommand {
         var peer: String
         var scored = 0
         var matched = 0
+        /// Per impairment onset: seconds until a degradation is reported at all.
+        var detections: [Double?] = []
+        /// Per impairment onset: seconds until the expected source and reason are reported.
         var delays: [Double?] = []
         var steadyEvents = 0
         var steadySeconds = 0.0
@@ -49,35 +54,44 @@ struct EvaluateCommand {
         let delays = rows.flatMap(\.delays)
         let worstDelay = delays.compactMap { $0 }.max()
         let missed = delays.filter { $0 == nil }.count
+        let detections = rows.flatMap(\.detections)
+        let worstDetection = detections.compactMap { $0 }.max()
+        let undetected = detections.filter { $0 == nil }.count
         let worstRate = rows.map(\.eventsPerMinute).filter { !$0.isNaN }.max()
         if json {
             let objects: [StatsValue] = rows.map { row in
                 .object([
                     StatsField("scenario", .string(row.scenario)), StatsField("peer", .string(row.peer)),
                     StatsField("scored_seconds", .number(Double(row.scored))), StatsField("accuracy", .number(row.accuracy)),
-                    StatsField("detection_delays_s", .array(row.delays.map { $0.map(StatsValue.number) ?? .null })),
+                    StatsField("detection_delays_s", .array(row.detections.map { $0.map(StatsValue.number) ?? .null })),
+                    StatsField("attribution_delays_s", .array(row.delays.map { $0.map(StatsValue.number) ?? .null })),
                     StatsField("condition_events_per_minute_steady", .number(row.eventsPerMinute)),
                 ])
             }
             let total: StatsValue = .object([
                 StatsField("scored_seconds", .number(Double(scored))),
                 StatsField("accuracy", .number(scored == 0 ? .nan : Double(matched) / Double(scored))),
-                StatsField("worst_detection_delay_s", worstDelay.map(StatsValue.number) ?? .null),
-                StatsField("missed_onsets", .number(Double(missed))),
+                StatsField("worst_detection_delay_s", worstDetection.map(StatsValue.number) ?? .null),
+                StatsField("undetected_onsets", .number(Double(undetected))),
+                StatsField("worst_attribution_delay_s", worstDelay.map(StatsValue.number) ?? .null),
+                StatsField("unattributed_onsets", .number(Double(missed))),
                 StatsField("worst_condition_events_per_minute_steady", worstRate.map(StatsValue.number) ?? .null),
             ])
             print(JSONWriter.string(.object([StatsField("rows", .array(objects)), StatsField("total", total)])))
             return
         }
-        print("scenario                      peer        scored  accuracy  detection delay (s)  events/min steady")
+        print("scenario                      peer        scored  accuracy  detected (s)  attributed (s)  events/min steady")
+        func seconds(_ values: [Double?]) -> String {
+            values.isEmpty ? "-" : values.map { $0.map { String(format: "%.0f", $0) } ?? "missed" }.joined(separator: ", ")
+        }
         for row in rows {
-            let delays = row.delays.isEmpty ? "-" : row.delays.map { $0.map { String(format: "%.0f", $0) } ?? "missed" }.joined(separator: ", ")
             let rate = row.eventsPerMinute.isNaN ? "-" : String(format: "%.1f", row.eventsPerMinute)
             print(Self.pad(row.scenario, 30) + Self.pad(row.peer, 12) + Self.pad("\(row.scored)", 8)
-                  + Self.pad(row.accuracy.isNaN ? "-" : String(format: "%.1f%%", 100 * row.accuracy), 10) + Self.pad(delays, 21) + rate)
+                  + Self.pad(row.accuracy.isNaN ? "-" : String(format: "%.1f%%", 100 * row.accuracy), 10)
+                  + Self.pad(seconds(row.detections), 14) + Self.pad(seconds(row.delays), 16) + rate)
         }
         let accuracy = scored == 0 ? "-" : String(format: "%.1f%%", 100 * Double(matched) / Double(scored))
-        print("total: \(accuracy) of \(scored) labelled seconds match; worst detection delay \(worstDelay.map { String(format: "%.0f s", $0) } ?? "-")\(missed > 0 ? " (\(missed) onset(s) missed)" : ""); worst \(worstRate.map { String(format: "%.1f", $0) } ?? "-") condition events/min under steady impairment")
+        print("total: \(accuracy) of \(scored) labelled seconds match; degradation reported within \(worstDetection.map { String(format: "%.0f s", $0) } ?? "-")\(undetected > 0 ? " (\(undetected) onset(s) not detected)" : ""), attributed within \(worstDelay.map { String(format: "%.0f s", $0) } ?? "-")\(missed > 0 ? " (\(missed) not attributed)" : ""); worst \(worstRate.map { String(format: "%.1f", $0) } ?? "-") condition events/min under steady impairment")
     }
 
     static func pad(_ text: String, _ width: Int) -> String {
@@ -164,7 +178,10 @@ struct EvaluateCommand {
             }
             for impairment in labels.impairments {
                 guard let expected = expectations.first(where: { $0.from <= impairment.start + 1 && impairment.start + 1 < $0.to }), expected.source != "none" else { continue }
-                let hit = series.first { $0.time >= impairment.start && $0.time < impairment.end && $0.source == expected.source && $0.reason == expected.reason }
+                let inWindow = series.filter { $0.time >= impairment.start && $0.time < impairment.end }
+                let detected = inWindow.first { $0.source != "none" }
+                row.detections.append(detected.map { ($0.time - impairment.start) / 1000 })
+                let hit = inWindow.first { $0.source == expected.source && $0.reason == expected.reason }
                 row.delays.append(hit.map { ($0.time - impairment.start) / 1000 })
                 let steadyStart = impairment.start + labels.grace
                 if impairment.end > steadyStart {

@@ -1,15 +1,17 @@
 /// Scores a subscriber's downlink from its receive counters (spec §5): loss over the interval,
 /// minus what the sender stats say was lost upstream; headroom against the bitrate the publisher
 /// sends for the received layer (when the sender stats list layers); queueing from RTT or jitter
-/// rising above their lowest. An interval with no packet at all after media flowed counts as
+/// rising above their lowest, or from throughput collapsing while packets are lost. An interval
+/// with no packet at all after media flowed counts as
 /// total loss (a blackout shows no lost packets until media returns).
 ///
 /// Sender stats carry the loss the publisher learnt from its receiver reports, which reach it
 /// about an interval after the subscriber saw the gap, and the message leaves on the next
 /// interval tick: on real calls (Janus, 1 s) the upstream figure for a burst arrives up to two
 /// intervals after the subscriber counted it. So each interval is judged `lookahead` samples
-/// later (default 2), with the largest upstream loss reported meanwhile: a burst lost on the
-/// publisher's uplink is not blamed on this downlink. The cost is two intervals of detection delay.
+/// later (default 2), with the mean upstream loss reported meanwhile: a burst lost on the
+/// publisher's uplink is not blamed on this downlink, while one stray upstream report does not
+/// hide steady local loss. The cost is two intervals of detection delay.
 struct DownlinkConditionTracker: Sendable {
     private(set) var scorer: ConditionScorer
     private var lastTotals: (lost: Double, received: Double)?
@@ -39,13 +41,15 @@ struct DownlinkConditionTracker: Sendable {
     private let lossWindow: Int
     private var lastTime: Double?
     private var pending: [Interval] = []
+    /// Packets received per interval, the last ten.
+    private var recentReceived: [Double] = []
     private var hadMedia = false
     private let lookahead = 2
 
     /// Feeds one interval; returns whether the adopted condition changed (for the interval
     /// before this one).
     mutating func update(lostTotal: Double, receivedTotal: Double, time: Double, senderStats: ReceivedSenderStats?, estimate: Double, demand: Double?,
-                         roundTrip: Double?, jitter: Double?, videoOn: Bool) -> Bool {
+                         roundTrip: Double?, jitter: Double?, videoOn: Bool, remoteDegraded: Bool = false) -> Bool {
         var loss: Double?
         var hasMedia = false
         var lost = 0.0
@@ -72,6 +76,14 @@ struct DownlinkConditionTracker: Sendable {
             lowestJitter = min(lowestJitter ?? jitter, jitter)
             queueing = queueing || jitter - (lowestJitter ?? jitter) >= queueingDelay
         }
+        // Throughput collapsing while packets are lost is a cap (random loss only removes its
+        // own share): fewer than 70 % of the recent peak of packets arrived — unless the
+        // publisher's own uplink is degraded, which lowers what is sent in the first place.
+        if !remoteDegraded, received > 0, let lossFraction = loss, lossFraction >= 0.05, let peak = recentReceived.max(), received < 0.7 * peak { queueing = true }
+        if lastTotals != nil, hasMedia {
+            recentReceived.append(received)
+            if recentReceived.count > 10 { recentReceived.removeFirst() }
+        }
         let headroom = demand.flatMap { $0 > 0 && estimate > 0 ? estimate / $0 : nil }
         let sample = ConditionSample(lossFraction: loss, headroom: headroom, estimate: estimate > 0 ? estimate : nil,
                                      videoOn: videoOn, hasMedia: hasMedia || loss == 1, queueing: queueing)
@@ -86,8 +98,8 @@ struct DownlinkConditionTracker: Sendable {
         if !judged.blackout, expected > 0 {
             var total = judgedHistory.reduce(0) { $0 + $1.lost } / expected
             // Loss that arrived already lost is the publisher's: (p − u) / (1 − u), with u the
-            // largest upstream loss reported since the window began.
-            if let upstream = senderStats?.largestLoss(after: judgedHistory[0].start), upstream < 1 {
+            // mean upstream loss reported since the window began.
+            if let upstream = senderStats?.meanLoss(after: judgedHistory[0].start), upstream < 1 {
                 total = max(0, (total - upstream) / (1 - upstream))
             }
             judged.sample.lossFraction = total

@@ -91,7 +91,7 @@ public struct SubscriberStreamTracker: Sendable {
         let start = startTime ?? time
         startTime = start
 
-        let remoteReading = remote.update(latest: senderStats?.latest, at: time)
+        let remoteReading = remote.update(received: senderStats, at: time)
         var video: SubscriberVideoNetworkStats?
         if let entry = entries.video {
             video = videoStats(entry, in: report, peerConnection: peerConnection, start: start)
@@ -119,7 +119,8 @@ public struct SubscriberStreamTracker: Sendable {
         let localChanged = downlink.update(
             lostTotal: videoLost.total + audioLost.total, receivedTotal: videoPackets.total + audioPackets.total,
             time: time, senderStats: remoteReading.senderStats == nil ? nil : senderStats, estimate: downlinkEstimate, demand: demand,
-            roundTrip: pairRoundTrip, jitter: jitter, videoOn: video != nil)
+            roundTrip: pairRoundTrip, jitter: jitter, videoOn: video != nil,
+            remoteDegraded: remoteReading.transport.networkCondition.isDegraded)
         let (condition, reason) = downlink.transportCondition
         let transport = TransportStats(connectionEstimatedBandwidth: downlinkEstimate, networkCondition: condition, networkConditionReason: reason)
 

@@ -20,8 +20,15 @@ public struct ReceivedSenderStats: Sendable {
         recentLosses.removeAll { $0.receivedAt < time - window }
     }
 
-    /// The largest upstream loss reported by messages that arrived after `time`.
-    func largestLoss(after time: Double) -> Double? {
-        recentLosses.filter { $0.receivedAt > time }.map(\.loss).max()
+    /// The mean upstream loss reported by the messages that arrived after `time`.
+    func meanLoss(after time: Double) -> Double? {
+        let losses = recentLosses.filter { $0.receivedAt > time }.map(\.loss)
+        return losses.isEmpty ? nil : losses.reduce(0, +) / Double(losses.count)
+    }
+
+    /// The mean upstream loss of the last `count` messages.
+    func recentMeanLoss(count: Int) -> Double? {
+        let losses = recentLosses.suffix(count).map(\.loss)
+        return losses.isEmpty ? nil : losses.reduce(0, +) / Double(losses.count)
     }
 }

@@ -24,13 +24,13 @@ struct RemotePublisherView: Sendable {
         var conditionChanged: Bool
     }
 
-    /// The view at `time` given the latest accepted message and when it arrived.
-    mutating func update(latest: (message: SenderStatsMessage, receivedAt: Double)?, at time: Double) -> Reading {
-        guard let latest, time - latest.receivedAt <= lifetime else {
+    /// The view at `time` given the messages received. Going stale (or coming back) is not
+    /// reported as a condition change: it says nothing new about the network.
+    mutating func update(received: ReceivedSenderStats?, at time: Double) -> Reading {
+        guard let latest = received?.latest, time - latest.receivedAt <= lifetime else {
             // Stale or absent: unknown, and the scorer starts over when messages return.
-            let changed = scorer.condition != .unknown
             scorer = ConditionScorer(thresholds: scorer.thresholds)
-            return Reading(senderStats: nil, transport: .unknown, upstreamLossFraction: nil, layers: [], roundTrip: nil, conditionChanged: changed)
+            return Reading(senderStats: nil, transport: .unknown, upstreamLossFraction: nil, layers: [], roundTrip: nil, conditionChanged: false)
         }
         let message = latest.message
         let before = (scorer.condition, scorer.reason)
@@ -47,12 +47,14 @@ struct RemotePublisherView: Sendable {
             let headroom = message.connectionEstimatedBandwidth.flatMap { estimate in
                 message.connectionMaxAllocatedBitrate > 0 ? estimate / message.connectionMaxAllocatedBitrate : nil
             }
-            _ = scorer.receive(ConditionSample(lossFraction: message.lossFraction, headroom: headroom, estimate: message.connectionEstimatedBandwidth,
+            // Receiver-report loss fractions are noisy per message: use the last three.
+            let loss = received?.recentMeanLoss(count: 3) ?? message.lossFraction
+            _ = scorer.receive(ConditionSample(lossFraction: loss, headroom: headroom, estimate: message.connectionEstimatedBandwidth,
                                                videoOn: true, hasMedia: true, queueing: queueing))
             transport = TransportStats(connectionEstimatedBandwidth: message.connectionEstimatedBandwidth ?? 0,
                                        networkCondition: scorer.condition, networkConditionReason: scorer.reason)
         }
-        let changed = message.condition == nil ? (scorer.condition, scorer.reason) != before : false
+        let changed = message.condition == nil && before.0 != .unknown ? (scorer.condition, scorer.reason) != before : false
         return Reading(senderStats: message.senderStats, transport: transport, upstreamLossFraction: message.lossFraction,
                        layers: message.layers, roundTrip: message.roundTripTime, conditionChanged: changed)
     }
