@@ -42,6 +42,8 @@ import time
 import urllib.error
 import urllib.request
 
+import labels  # Rig/labels.py (this script's directory is on sys.path)
+
 RIG_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO_DIR = os.path.dirname(RIG_DIR)
 STATE_DIR = "/tmp/callscope-rig"
@@ -307,15 +309,23 @@ class NetLab:
 
 
 class Impairments:
-    """Applies scenario steps. Sides map to (namespace, device): egress of that device is the
-    impaired direction. Rate = tbf on the device; loss/blackout = iptables OUTPUT DROP rules
-    (with `-m statistic` for loss) for packets leaving through that device."""
+    """Applies scenario steps. Rate = tbf on the sending end's veth (SIDES: egress of that device
+    is the impaired direction). Loss/blackout = iptables INPUT DROP rules (with `-m statistic` for
+    loss) at the RECEIVING end (DROP_AT: packets arriving on that device): a DROP in the sender's
+    own OUTPUT chain makes its sendto() fail with EPERM, and Chromium then simply sends the packet
+    again, so 8 % "loss" on the publisher's OUTPUT became ~0.6 % (0.08 squared) on the wire."""
 
     SIDES = {
         "publisher-uplink": ("csrig-pub", "csrig-pub1"),
         "publisher-downlink": (None, "csrig-pub0"),
         "subscriber-uplink": ("csrig-sub", "csrig-sub1"),
         "subscriber-downlink": (None, "csrig-sub0"),
+    }
+    DROP_AT = {
+        "publisher-uplink": (None, "csrig-pub0"),
+        "publisher-downlink": ("csrig-pub", "csrig-pub1"),
+        "subscriber-uplink": (None, "csrig-sub0"),
+        "subscriber-downlink": ("csrig-sub", "csrig-sub1"),
     }
 
     def __init__(self):
@@ -326,8 +336,8 @@ class Impairments:
         return ["ip", "netns", "exec", ns] if ns else []
 
     def _drop_rule(self, idx: int, step: dict) -> list[str]:
-        ns, dev = self.SIDES[step["side"]]
-        rule = ["OUTPUT", "-o", dev]
+        ns, dev = self.DROP_AT[step["side"]]
+        rule = ["INPUT", "-i", dev]
         if step["kind"] == "loss":
             rule += ["-m", "statistic", "--mode", "random", "--probability", f"{float(step['value']):.4f}"]
         rule += ["-m", "comment", "--comment", f"{IPT_COMMENT}-{idx}", "-j", "DROP"]
@@ -343,7 +353,7 @@ class Impairments:
                                  "rate", f"{rate}bit", "burst", str(burst), "latency",
                                  f"{int(step.get('queue_ms', 300))}ms"])
         elif kind in ("loss", "blackout"):
-            iptables(ns, ["-I"] + self._drop_rule(idx, step))
+            iptables(self.DROP_AT[step["side"]][0], ["-I"] + self._drop_rule(idx, step))
         else:
             raise RigError(f"unknown impairment kind {kind}")
         self.active[idx] = step
@@ -361,7 +371,7 @@ class Impairments:
             else:
                 run(self._nsx(ns) + ["tc", "qdisc", "del", "dev", dev, "root"], check=False)
         else:
-            iptables(ns, ["-D"] + self._drop_rule(idx, step), check=False)
+            iptables(self.DROP_AT[step["side"]][0], ["-D"] + self._drop_rule(idx, step), check=False)
 
     def clear(self) -> None:
         for idx in list(self.active):
@@ -547,6 +557,12 @@ class Peer:
     def collect(self) -> dict:
         return self.wd.execute_async(COLLECT_JS, timeout=25)
 
+    def quick(self) -> dict:
+        return self.wd.execute_async(
+            "const d=arguments[arguments.length-1];"
+            "if(!window.callscope){d({phase:'no-page'});return;}"
+            "window.callscope.quick().then(d,e=>d({phase:'quick-error',error:String(e)}));", timeout=10) or {}
+
     def state(self) -> dict:
         return self.wd.execute("return window.callscope ? window.callscope.state : {phase: 'no-page'};") or {}
 
@@ -682,20 +698,22 @@ class Rig:
         pub, sub = self.peers["publisher"], self.peers["subscriber"]
         browser = "Chromium " + str(pub.caps.get("browserVersion", "?"))
 
+        ipeer = self.peers[a.internals_peer]
         if a.webrtc_internals:
-            self.open_internals(pub)
+            self.open_internals(ipeer)
 
         w, h = a.width, a.height
         q = f"room={ROOM}&janus={urllib.request.quote(janus_url, safe='')}&w={w}&h={h}&fps={a.fps}&bitrates={a.bitrates}"
         pub.open_call(f"{self.page_server.url}/call.html?role=publisher&{q}")
         self.wait_phase(pub, {"published"}, 45)
         sub.open_call(f"{self.page_server.url}/call.html?role=subscriber&{q}")
+        warmup = self.warm_up(pub, sub)
 
         # header
         self.header = {
             "format": "webrtc-stats-recording", "version": 1,
             "scenario": scenario["name"], "browser": browser, "sfu": self.janus_version,
-            "interval_ms": 1000,
+            "interval_ms": 1000, "seconds": seconds,
             "topology": "publisher -> janus videoroom -> subscriber",
             "network": "netns-veth" if use_netns else "loopback",
             "video": {"codec": "VP8", "source": "chromium fake capture device", "top_layer": f"{w}x{h}",
@@ -706,6 +724,7 @@ class Rig:
             "data_channel": "callscope (sender-stats v1, once per second)",
             "host": {"cpus": os.cpu_count(), "os": "Debian 12"},
             "rig": "CallScope Rig/record.py",
+            "warmup": warmup,
         }
 
         # sampling loop
@@ -757,8 +776,11 @@ class Rig:
                 if c.get("state", {}).get("phase") == "error":
                     raise RigError(f"{name} page error: {c['state'].get('error')}")
             if a.webrtc_internals and tick == a.internals_at:
-                self.dump_internals(pub)
+                self.dump_internals(ipeer)
             tick += 1
+        for idx, st in pending_ends:             # steps lasting to the end of the recording
+            self.impair.remove(idx)
+            self.add_event("rig", "impairment-end", dict(st, index=idx))
         self.impair.clear()
         for name, peer in self.peers.items():
             with contextlib.suppress(Exception):
@@ -776,8 +798,37 @@ class Rig:
         log(f"CPU: machine {busy * 100:.0f}% busy of {os.cpu_count()} cores; cores used: "
             f"{self.header['host']['cpu_cores_used']}")
         if a.webrtc_internals and not os.path.exists(a.webrtc_internals) and not os.path.exists(a.webrtc_internals + ".gz"):
-            self.dump_internals(pub)
+            self.dump_internals(ipeer)
         self.write_output(scenario, t0)
+
+    def warm_up(self, pub: Peer, sub: Peer) -> dict:
+        """Unrecorded warm-up: wait until the subscriber decodes video and the publisher's bandwidth
+        estimate has ramped up (availableOutgoingBitrate >= --warmup-aob), at most --warmup-timeout s.
+        Chrome's start-up probing sometimes fails and the estimate then climbs ~8 %/s for 10-15 s;
+        without this the first seconds of the "clean" baseline would show a bandwidth-limited
+        publisher. Events queued meanwhile are kept (they appear before t0 in the recording)."""
+        a = self.args
+        t_start = time.monotonic()
+        deadline = t_start + a.warmup_timeout
+        ps, ss = {}, {}
+        while True:
+            with contextlib.suppress(WebDriverError):
+                ps = pub.quick()
+                ss = sub.quick()
+            if ss.get("phase") == "error" or ps.get("phase") == "error":
+                raise RigError(f"page error during warm-up: publisher {ps} subscriber {ss}")
+            aob = ps.get("aob") or 0
+            ok = ss.get("phase") == "subscribed" and (ss.get("framesDecoded") or 0) > 0 and aob >= a.warmup_aob
+            if ok or time.monotonic() >= deadline:
+                break
+            time.sleep(0.5)
+        took = round(time.monotonic() - t_start, 1)
+        if ok:
+            log(f"warm-up done in {took}s (publisher availableOutgoingBitrate {aob})")
+        else:
+            log(f"warm-up NOT complete after {took}s (publisher {ps}, subscriber {ss}); recording anyway")
+        return {"seconds": took, "publisher_available_outgoing_bitrate": aob, "target_bitrate": a.warmup_aob,
+                "complete": ok}
 
     def wait_phase(self, peer: Peer, phases: set[str], timeout: float) -> None:
         deadline = time.monotonic() + timeout
@@ -814,42 +865,21 @@ class Rig:
                 f.write(line + "\n")
         os.replace(tmp, out)
         log(f"wrote {out} ({os.path.getsize(out)} bytes, {len(self.samples)} lines after header)")
-        if scenario.get("steps"):
-            self.write_labels(scenario, t0)
-
-    def write_labels(self, scenario: dict, t0: int) -> None:
-        base = self.args.out
-        for ext in (".ndjson.gz", ".ndjson", ".gz"):
-            if base.endswith(ext):
-                base = base[: -len(ext)]
-                break
-        imps = []
-        expected = []
-        for s in scenario["steps"]:
-            start_ms, end_ms = int(s["start"] * 1000), int((s.get("end") or self.args.seconds or 0) * 1000)
-            imps.append({"side": s["side"], "kind": s["kind"], "value": s.get("value"),
-                         "start_ms": start_ms, "end_ms": end_ms})
-        if "expected" in scenario:
-            for e in scenario["expected"]:
-                e = dict(e)
-                for k in ("from", "to"):
-                    if k in e:
-                        e[k + "_ms"] = int(e.pop(k) * 1000)
-                expected.append(e)
-        else:
-            for s in scenario["steps"]:
-                src = "remote" if s["side"].startswith("publisher") else "local"
-                reason = "bandwidth" if s["kind"] == "rate" else "packetLoss"
-                expected.append({"peer": "subscriber", "from_ms": int(s["start"] * 1000),
-                                 "to_ms": int((s.get("end") or self.args.seconds) * 1000),
-                                 "degradation_source": src, "reason": reason})
-        labels = {"scenario": scenario["name"], "t0": t0,
-                  "note": "start_ms/end_ms/from_ms/to_ms are relative to t0 (unix ms of the first sample tick)",
-                  "impairments": imps, "expected": expected}
-        path = base + ".labels.json"
-        with open(path, "w") as f:
-            json.dump(labels, f, indent=1)
-        log(f"wrote {path}")
+        if self.args.scenario:
+            actual = {}
+            for line in self.samples:
+                if '"peer":"rig"' in line:
+                    ev = json.loads(line)
+                    idx = ev["data"].get("index")
+                    st, en = actual.get(idx, (None, None))
+                    if ev["event"] == "impairment-start":
+                        st = ev["t"] - t0
+                    elif ev["event"] == "impairment-end":
+                        en = ev["t"] - t0
+                    actual[idx] = (st, en)
+            actual = {i: v for i, v in actual.items() if v[0] is not None and v[1] is not None}
+            path = labels.write_labels(out, scenario, self.header["seconds"], t0, actual)
+            log(f"wrote {path}")
 
     # ---- webrtc-internals
     def open_internals(self, peer: Peer) -> None:
@@ -859,7 +889,7 @@ class Rig:
         wd.navigate("chrome://webrtc-internals")
         self.internals_window = nw["handle"]
         wd.call("POST", wd.s("/window"), {"handle": peer.main_window})
-        log("webrtc-internals open in a second window of the publisher browser")
+        log(f"webrtc-internals open in a second window of the {peer.name} browser")
 
     def dump_internals(self, peer: Peer) -> None:
         wd = peer.wd
@@ -871,13 +901,17 @@ class Rig:
                 log("webrtc-internals dump: not obtained")
                 return
             text = json.dumps(data)
-            if len(text) > 300_000:
-                out = out + ".gz" if not out.endswith(".gz") else out
-                with gzip.open(out, "wt", encoding="utf-8") as f:
-                    f.write(text)
+            if len(text) > 300_000 and not out.endswith(".gz"):
+                out = out + ".gz"
+            if out.endswith(".gz"):
+                # like `gzip -9 -n`: no file name, mtime 0 (reproducible bytes for the same JSON)
+                with open(out + ".part", "wb") as raw, \
+                        gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=raw, mtime=0) as f:
+                    f.write(text.encode("utf-8"))
             else:
-                with open(out, "w") as f:
+                with open(out + ".part", "w") as f:
                     f.write(text)
+            os.replace(out + ".part", out)
             log(f"webrtc-internals dump -> {out} ({len(text)} chars json)")
         except Exception as e:
             log(f"webrtc-internals dump failed: {e}")
@@ -978,7 +1012,7 @@ def cpu_times() -> tuple[float, float]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=None, help="recording length (default 40, or the scenario's)")
-    ap.add_argument("--out", required=True, help="output .ndjson.gz")
+    ap.add_argument("--out", help="output .ndjson.gz (required unless --cleanup-only)")
     ap.add_argument("--scenario", help="impairment scenario JSON (Rig/scenarios/*.json); implies --netns")
     ap.add_argument("--name", help="scenario name in the header when no --scenario")
     ap.add_argument("--network", choices=["netns", "loopback"], default="netns",
@@ -990,8 +1024,16 @@ def main() -> int:
     ap.add_argument("--height", type=int, default=540)
     ap.add_argument("--fps", type=int, default=30)
     ap.add_argument("--bitrates", default="150000,500000,1500000", help="maxBitrate of q,h,f layers")
-    ap.add_argument("--webrtc-internals", help="also save the publisher's chrome://webrtc-internals dump here")
+    ap.add_argument("--webrtc-internals", help="also save a chrome://webrtc-internals dump here (.gz: gzip -9 -n)")
+    ap.add_argument("--internals-peer", choices=["publisher", "subscriber"], default="publisher",
+                    help="whose browser the webrtc-internals dump is taken from (default publisher)")
     ap.add_argument("--internals-at", type=int, default=20, help="second at which to take the dump")
+    ap.add_argument("--cleanup-only", action="store_true",
+                    help="only end the processes and delete the network objects a killed earlier run left, then exit")
+    ap.add_argument("--warmup-aob", type=int, default=2_400_000,
+                    help="unrecorded warm-up until the publisher's availableOutgoingBitrate reaches this "
+                         "(bit/s; the room's REMB cap is 2.5 M; 0: only wait for decoded video)")
+    ap.add_argument("--warmup-timeout", type=float, default=45, help="warm-up limit in s (then record anyway)")
     ap.add_argument("--keep-tmp", action="store_true", help="keep the run dir (logs, profiles)")
     ap.add_argument("--verbose", action="store_true", help="print the pages' final state")
     ap.add_argument("--janus-debug", type=int, default=4, help="janus debug level (0-7)")
@@ -1013,7 +1055,21 @@ def main() -> int:
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, on_signal)
 
-    PidBook.cleanup_stale()
+    if args.cleanup_only:
+        try:
+            PidBook.cleanup_stale()
+        except RigError as e:
+            log(f"FAILED: {e}")
+            return 1
+        log("clean-up done")
+        return 0
+    if not args.out:
+        ap.error("--out is required")
+    try:
+        PidBook.cleanup_stale()
+    except RigError as e:
+        log(f"FAILED: {e}")
+        return 1
     rig = Rig(args)
     rc = 1
     try:

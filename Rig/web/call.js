@@ -347,6 +347,20 @@ window.callscope = {
     }
     return out;
   },
+  // Small status for the recorder's warm-up: the publisher's bandwidth estimate and the
+  // subscriber's decoded frames, without draining the event queue.
+  async quick() {
+    const out = { t: Date.now(), phase: state.phase, aob: null, framesDecoded: null };
+    for (const pc of pcs.values()) {
+      const r = await pc.getStats();
+      for (const e of r.values()) {
+        if (e.type === 'candidate-pair' && e.nominated && e.state === 'succeeded' &&
+            typeof e.availableOutgoingBitrate === 'number') out.aob = e.availableOutgoingBitrate;
+        if (e.type === 'inbound-rtp' && e.kind === 'video') out.framesDecoded = e.framesDecoded || 0;
+      }
+    }
+    return out;
+  },
   setSubstream,
   async hangup() {
     polling = false;

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Ground-truth labels for a rig recording (`NAME.labels.json`, see recording-format.md).
+
+record.py calls `write_labels()` at the end of every `--scenario` run. Standalone, it (re)writes the
+labels of an existing recording from its scenario, taking `t0` and the real impairment times from
+the recording's header and `rig` `impairment-start`/`impairment-end` event lines:
+
+    python3 Rig/labels.py Recordings/NAME.ndjson.gz [--scenario Rig/scenarios/NAME.json]
+
+All times in the labels are milliseconds relative to `t0` (the header's unix ms of the first
+sample tick). Label semantics (what an engine should say, per peer):
+
+- clean baseline, from `clean_from` (default 8 s) to the first impairment start: both peers
+  `{"degradation_source":"none","reason":"none"}`;
+- every interval in which impairments are active: the expected value for that set of steps
+  (the scenario's `expect` when given, else the rules below);
+- the `recovery_seconds` (default 20) after an impairment ends are NOT labelled (Chrome's
+  bandwidth estimator ramps back slowly); any time after that, until the next impairment or the
+  end of the recording, is labelled none/none again.
+
+Rules (subscriber view = where its downlink trouble comes from; publisher view = its own uplink):
+- subscriber: `publisher-uplink` step -> source `remote`; `subscriber-downlink` step -> `local`;
+  both at once -> `bothOrUnclear` with the reason of the local side. Reason: `rate` ->
+  `bandwidth`, `loss`/`blackout` -> `packetLoss`.
+- publisher: `local` + reason when a `publisher-uplink` step is active, else none/none.
+- `publisher-downlink` / `subscriber-uplink` steps have no rule: such a scenario must give `expect`.
+`grace_ms` (default 5000) is written at top level: an evaluator skips that long after every
+impairment start and end when scoring accuracy, and measures detection delay separately.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import sys
+
+PEERS = ("subscriber", "publisher")
+REASON = {"rate": "bandwidth", "loss": "packetLoss", "blackout": "packetLoss"}
+NONE = {"degradation_source": "none", "reason": "none"}
+DEFAULT_CLEAN_FROM = 8
+DEFAULT_RECOVERY = 20
+DEFAULT_GRACE_MS = 5000
+
+
+def derive(active: list[dict]) -> dict[str, dict]:
+    """Expected value per peer while exactly the steps in `active` are on."""
+    local = [s for s in active if s["side"] == "subscriber-downlink"]
+    remote = [s for s in active if s["side"] == "publisher-uplink"]
+    other = [s for s in active if s["side"] not in ("subscriber-downlink", "publisher-uplink")]
+    if other:
+        raise ValueError(f"no labelling rule for side {other[0]['side']}; give the scenario an 'expect'")
+    out = {}
+    if local and remote:
+        out["subscriber"] = {"degradation_source": "bothOrUnclear", "reason": REASON[local[0]["kind"]]}
+    elif local:
+        out["subscriber"] = {"degradation_source": "local", "reason": REASON[local[0]["kind"]]}
+    elif remote:
+        out["subscriber"] = {"degradation_source": "remote", "reason": REASON[remote[0]["kind"]]}
+    else:
+        out["subscriber"] = dict(NONE)
+    out["publisher"] = ({"degradation_source": "local", "reason": REASON[remote[0]["kind"]]} if remote
+                        else dict(NONE))
+    return out
+
+
+def build(scenario: dict, seconds: float, t0: int, actual: dict[int, tuple[int, int]] | None = None) -> dict:
+    """Labels for `scenario`. `actual` maps step index -> (start_ms, end_ms) as really applied
+    (relative to t0); nominal scenario times are used for steps missing from it."""
+    total_ms = int(round(seconds * 1000))
+    steps = scenario.get("steps", [])
+    imps = []
+    for i, s in enumerate(steps):
+        start_ms = int(round(s["start"] * 1000))
+        end_ms = int(round((s["end"] if s.get("end") is not None else seconds) * 1000))
+        if actual and i in actual:
+            start_ms, end_ms = actual[i]
+        imps.append({"side": s["side"], "kind": s["kind"], "value": s.get("value"),
+                     "start_ms": start_ms, "end_ms": min(end_ms, total_ms), "_step": s})
+    clean_from = int(round(scenario.get("clean_from", DEFAULT_CLEAN_FROM) * 1000))
+    recovery = int(round(scenario.get("recovery_seconds", DEFAULT_RECOVERY) * 1000))
+    override = scenario.get("expect")
+
+    # Sweep the timeline: elementary intervals between all boundaries.
+    bounds = sorted({clean_from, total_ms} | {b for m in imps for b in (m["start_ms"], m["end_ms"])})
+    bounds = [b for b in bounds if clean_from <= b <= total_ms]
+    segs = []   # (from, to, values-or-None)
+    for a, b in zip(bounds, bounds[1:]):
+        if b <= a:
+            continue
+        active = [m["_step"] for m in imps if m["start_ms"] <= a and m["end_ms"] >= b]
+        if active:
+            vals = derive(active)
+            if override:
+                vals = {p: dict(override.get(p, vals[p])) for p in PEERS}
+            segs.append((a, b, vals))
+        else:
+            last_end = max((m["end_ms"] for m in imps if m["end_ms"] <= a), default=None)
+            if last_end is None:
+                segs.append((a, b, {p: dict(NONE) for p in PEERS}))
+            else:
+                quiet_from = last_end + recovery
+                if b > quiet_from:
+                    segs.append((max(a, quiet_from), b, {p: dict(NONE) for p in PEERS}))
+    expected = []
+    for peer in PEERS:
+        for a, b, vals in segs:
+            v = vals[peer]
+            if expected and expected[-1]["peer"] == peer and expected[-1]["to_ms"] == a and \
+                    expected[-1]["degradation_source"] == v["degradation_source"] and \
+                    expected[-1]["reason"] == v["reason"]:
+                expected[-1]["to_ms"] = b          # merge adjacent equal windows
+                continue
+            expected.append({"peer": peer, "from_ms": a, "to_ms": b,
+                             "degradation_source": v["degradation_source"], "reason": v["reason"]})
+    for m in imps:
+        m.pop("_step")
+    return {
+        "scenario": scenario["name"],
+        "t0": t0,
+        "duration_ms": total_ms,
+        "grace_ms": int(scenario.get("grace_ms", DEFAULT_GRACE_MS)),
+        "note": ("times are ms relative to t0 (unix ms of the first sample tick); impairment times are "
+                 "when the rig really applied/removed them. expected: subscriber = source of its downlink "
+                 "trouble (local / remote publisher uplink / bothOrUnclear / none) + reason; publisher = "
+                 "its own uplink. Unlabelled: before clean_from and the recovery_seconds after an "
+                 "impairment ends. Skip grace_ms after each impairment start/end when scoring accuracy."),
+        "clean_from_ms": clean_from,
+        "recovery_ms": recovery,
+        "impairments": imps,
+        "expected": expected,
+    }
+
+
+def labels_path(recording: str) -> str:
+    base = recording
+    for ext in (".ndjson.gz", ".ndjson", ".gz"):
+        if base.endswith(ext):
+            base = base[: -len(ext)]
+            break
+    return base + ".labels.json"
+
+
+def write_labels(recording: str, scenario: dict, seconds: float, t0: int,
+                 actual: dict[int, tuple[int, int]] | None = None) -> str:
+    labels = build(scenario, seconds, t0, actual)
+    path = labels_path(recording)
+    with open(path + ".part", "w") as f:
+        json.dump(labels, f, indent=1)
+        f.write("\n")
+    os.replace(path + ".part", path)
+    return path
+
+
+def actual_times(lines: list[dict], t0: int) -> dict[int, tuple[int, int]]:
+    """Step index -> (start_ms, end_ms) from the rig's impairment events."""
+    starts, ends = {}, {}
+    for l in lines:
+        if l.get("peer") == "rig" and l.get("event") in ("impairment-start", "impairment-end"):
+            idx = l.get("data", {}).get("index")
+            (starts if l["event"] == "impairment-start" else ends)[idx] = l["t"] - t0
+    return {i: (starts[i], ends.get(i, starts[i])) for i in starts if i in ends}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("recording")
+    ap.add_argument("--scenario", help="default: Rig/scenarios/<header scenario>.json")
+    a = ap.parse_args()
+    opener = gzip.open if a.recording.endswith(".gz") else open
+    with opener(a.recording, "rt", encoding="utf-8") as f:
+        lines = [json.loads(x) for x in f if x.strip()]
+    header = lines[0]
+    sc_path = a.scenario or os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenarios",
+                                         header["scenario"] + ".json")
+    with open(sc_path) as f:
+        scenario = json.load(f)
+    scenario.setdefault("name", header["scenario"])
+    t0 = header["t0"]
+    seconds = header.get("seconds") or scenario.get("seconds")
+    path = write_labels(a.recording, scenario, seconds, t0, actual_times(lines[1:], t0))
+    print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
