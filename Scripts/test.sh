@@ -1,26 +1,33 @@
 #!/usr/bin/env bash
-# The whole test suite, on a fresh Debian 12 machine with the Swift toolchain:
-# installs what the tests need when missing, then builds (warnings are errors) and tests.
+# The whole test suite, on a fresh Debian 12 machine with the Swift toolchain, as root:
+# installs the Debian packages the tests need when missing, builds (warnings are errors), runs
+# the unit, reader, golden and real-recording tests, replays the shipped call, and finally
+# records a short real call with the rig (Chromium + Janus, publisher uplink capped) and checks
+# that the engine sees the impairment.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
 
-# Debian packages the tests use: the real-call rig's pieces (when rig tests run) and libyuv
-# (the reference of the frame-conversion comparison). Installed only when missing.
-needed=()
-for package in ${CALLSCOPE_TEST_PACKAGES:-}; do
-    dpkg -s "$package" >/dev/null 2>&1 || needed+=("$package")
+# libyuv: the reference the frame-conversion tests compare against.
+# chromium, chromium-driver, janus, iptables, iproute2: the real-call rig of the last step.
+packages=(libyuv-dev chromium chromium-driver janus iptables iproute2 python3)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
 done
-if [ "${#needed[@]}" -gt 0 ]; then
-    if [ "$(id -u)" -eq 0 ]; then
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${needed[@]}"
-    else
-        echo "test.sh: missing Debian packages (${needed[*]}); run as root or install them" >&2
+if [ "${#missing[@]}" -gt 0 ]; then
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "test.sh: missing Debian packages (${missing[*]}); run as root to install them" >&2
         exit 1
     fi
+    echo "test.sh: installing ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
 swift build -Xswiftc -warnings-as-errors
 swift test -Xswiftc -warnings-as-errors
 # The README's main job must work on the shipped recording.
 swift run callscope replay >/dev/null
+# A real call through the rig: the engine must see a publisher uplink cap (see Rig/README.md).
+bash Rig/ci_smoke.sh
