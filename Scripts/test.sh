@@ -22,7 +22,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
     fi
     echo "test.sh: installing ${missing[*]}"
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
 fi
 
 swift build -Xswiftc -warnings-as-errors
