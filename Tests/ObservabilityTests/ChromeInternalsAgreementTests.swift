@@ -29,4 +29,23 @@ import Testing
         }
         #expect(compared >= 30, "the dump has Chrome's own bitrate series for the layers")
     }
+
+    @Test func subscriberBitratesAgreeWithChromesOwnSeries() throws {
+        let url = Synthetic.repositoryRoot().appendingPathComponent("Recordings/webrtc-internals-subscriber.json.gz")
+        let timeline = try StatsTimeline.read([UInt8](try Data(contentsOf: url)))
+        var engine = CallStatsEngine()
+        var compared = 0
+        for sample in timeline.samples {
+            for callback in engine.ingest(sample) {
+                guard case .subscriberVideoNetworkStatsUpdated(let video) = callback.event, video.bitrate > 0 else { continue }
+                let entry = try #require(sample.report.entries.first { $0.type == .inboundRTP && $0.kind == "video" })
+                guard let chrome = entry.number("[bytesReceived_in_bits/s]") else { continue }
+                let chromeHeaders = entry.number("[headerBytesReceived_in_bits/s]") ?? 0
+                #expect(abs(video.bitrate - chrome) <= max(1, chrome * 0.001), "at \(sample.time): \(video.bitrate) vs Chrome \(chrome)")
+                #expect(abs(video.totalBitrate - (chrome + chromeHeaders)) <= max(1, (chrome + chromeHeaders) * 0.001))
+                compared += 1
+            }
+        }
+        #expect(compared >= 20, "the dump has Chrome's own received-bitrate series")
+    }
 }
