@@ -130,9 +130,9 @@ extension Cursor {
             while true {
                 skipWhitespace()
                 guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw failure("expected a quoted object key") }
-                let key = try parseKey()
+                let key = try parseKnownKey()
                 try colon()
-                if let known = key.known {
+                if let known = key {
                     let value = try parseValue()
                     switch (known, value) {
                     case (.id, .string(let text)): id = text

@@ -52,6 +52,7 @@ struct Cursor {
     /// their object's bytes).
     let document: JSONDocument?
     let base: Int
+    let knownFields = KnownFieldTable.shared
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, document: JSONDocument? = nil, base: Int = 0) {
         self.bytes = bytes
@@ -215,6 +216,20 @@ struct Cursor {
         }
         position = end + 1
         return keys.lookup(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+    }
+
+    /// A key of a stats entry: only which ``KnownField`` it is matters (other fields are kept
+    /// as the entry's bytes), so no string is made.
+    mutating func parseKnownKey() throws(StatsParseError) -> KnownField? {
+        position += 1
+        let start = position
+        guard let end = plainStringEnd(from: start) else {
+            return KnownField(name: try parseEscapedString(from: start))
+        }
+        position = end + 1
+        let key = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        let (head, tail, hash) = KeyInterner.signature(key)
+        return knownFields.field(key, head: head, tail: tail, hash: hash)
     }
 
     /// The position of the closing '"' of a string starting at `start` that needs no
