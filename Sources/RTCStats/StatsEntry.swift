@@ -14,6 +14,7 @@ public struct StatsEntry: Sendable, Hashable {
     final class Storage: Sendable {
         let id: String
         let type: StatsType
+        let typeCode: UInt8
         let timestamp: Double
         /// The values of the known fields present, indexed by `knownFields`.
         let knownValues: [StatsValue]
@@ -30,6 +31,7 @@ public struct StatsEntry: Sendable, Hashable {
         init(id: String, type: StatsType, timestamp: Double, knownValues: [StatsValue], knownFields: KnownFieldIndex, body: Body) {
             self.id = id
             self.type = type
+            self.typeCode = type.code
             self.timestamp = timestamp
             self.knownValues = knownValues
             self.knownFields = knownFields
@@ -50,6 +52,9 @@ public struct StatsEntry: Sendable, Hashable {
         get { storage.type }
         set { self = StatsEntry(id: id, type: newValue, timestamp: timestamp, fields: fields) }
     }
+
+    /// The type, when this version knows it (one byte, no string involved).
+    public var knownType: StatsType.Known? { StatsType.Known(rawValue: storage.typeCode) }
 
     /// Milliseconds since the Unix epoch (W3C `DOMHighResTimeStamp`).
     public var timestamp: Double {

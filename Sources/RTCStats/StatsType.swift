@@ -18,6 +18,16 @@ public struct StatsType: RawRepresentable, Sendable, Hashable, CustomStringConve
         "remote-candidate", "certificate", "track", "stream",
     ]
 
+    /// The types this version knows, for switching without string comparison.
+    public enum Known: UInt8, Sendable, CaseIterable {
+        case codec = 1, inboundRTP, outboundRTP, remoteInboundRTP, remoteOutboundRTP, mediaSource
+        case mediaPlayout, peerConnection, dataChannel, transport, candidatePair, localCandidate
+        case remoteCandidate, certificate, track, stream
+    }
+
+    /// The known type, or `nil` for a type this version does not know.
+    public var known: Known? { Known(rawValue: code) }
+
     @inlinable public static func == (lhs: StatsType, rhs: StatsType) -> Bool {
         lhs.code == rhs.code && (lhs.code != 0 || lhs.rawValue == rhs.rawValue)
     }

@@ -76,6 +76,7 @@ public struct PublisherLinkTracker: Sendable {
         var packets: Double?
         var frames: Double?
         var codecID: String?
+        var codecName: String?
         var resolutionChanges: Double?
     }
 
@@ -117,6 +118,10 @@ public struct PublisherLinkTracker: Sendable {
             let previous = memory
             let elapsed = RateCalculator.usableInterval(from: memory.timestamp, to: entry.timestamp, maximumGap: configuration.maximumRateGapMilliseconds)
             memory.timestamp = entry.timestamp
+            // The codec's name is looked up once per codec id, not every report.
+            if memory.codecID != entry.codecID || memory.codecName == nil {
+                memory.codecName = report.codecName(of: entry)
+            }
             memory.codecID = entry.codecID
             memory.resolutionChanges = entry.qualityLimitationResolutionChanges
             let remote = digest.remoteInboundByLocalID[entry.id]
@@ -148,7 +153,7 @@ public struct PublisherLinkTracker: Sendable {
                     totalBitrate: bitrate.map { $0 + (headerRate ?? 0) } ?? 0,
                     scalabilityMode: entry.scalabilityMode,
                     qualityLimitationReason: .none,
-                    codec: report.codecName(of: entry),
+                    codec: memory.codecName,
                     rid: entry.rid)
                 layers.append((LayerOrder(entry), stats, entry, previous))
             case "audio":

@@ -9,10 +9,10 @@ struct ReportDigest {
     init(_ report: StatsReport) {
         var remoteInbound: [StatsEntry] = []
         for entry in report.entries {
-            switch entry.type {
-            case .outboundRTP: outbound.append(entry)
-            case .inboundRTP: inbound.append(entry)
-            case .remoteInboundRTP: remoteInbound.append(entry)
+            switch entry.knownType {
+            case .outboundRTP?: outbound.append(entry)
+            case .inboundRTP?: inbound.append(entry)
+            case .remoteInboundRTP?: remoteInbound.append(entry)
             default: continue
             }
         }

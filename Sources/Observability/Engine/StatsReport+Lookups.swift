@@ -9,10 +9,10 @@ extension StatsReport {
         var nominated: StatsEntry?
         var nominatedBytes = -1.0
         for entry in entries {
-            switch entry.type {
-            case .transport:
+            switch entry.knownType {
+            case .transport?:
                 if let id = entry.selectedCandidatePairID, let pair = self[id] { return pair }
-            case .candidatePair:
+            case .candidatePair?:
                 if selected == nil, entry.selected == true { selected = entry }
                 if entry.nominated == true, (entry.state ?? "succeeded") == "succeeded" {
                     let bytes = (entry.bytesReceived ?? 0) + (entry.bytesSent ?? 0)
