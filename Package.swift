@@ -7,12 +7,14 @@ let package = Package(
     products: [
         .library(name: "RTCStats", targets: ["RTCStats"]),
         .library(name: "Observability", targets: ["Observability"]),
+        .library(name: "VideoFrames", targets: ["VideoFrames"]),
         .executable(name: "callscope", targets: ["callscope"]),
     ],
     targets: [
         .target(name: "RTCStats"),
         .target(name: "Observability", dependencies: ["RTCStats"]),
-        .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability"]),
+        .target(name: "VideoFrames"),
+        .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability", "VideoFrames"]),
         .target(
             name: "CallScopeTestSupport",
             dependencies: ["RTCStats", "Observability"],
@@ -27,6 +29,7 @@ let package = Package(
             name: "ObservabilityTests",
             dependencies: ["Observability", "RTCStats", "CallScopeTestSupport"]
         ),
+        .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames"]),
     ]
 )
 

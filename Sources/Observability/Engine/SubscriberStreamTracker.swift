@@ -36,7 +36,13 @@ public struct SubscriberStreamTracker: Sendable {
     private let configuration: StatsEngineConfiguration
     private var startTime: Double?
     private var lastReportTime: [String: Double] = [:]
-    private var receivers: [String: ReceiverMemory] = [:]
+    private var receivers: [SourceKey: ReceiverMemory] = [:]
+
+    /// One receiver: an entry id on a peer connection.
+    private struct SourceKey: Hashable, Sendable {
+        var peerConnection: String
+        var id: String
+    }
 
     private var videoBytes = CounterTotal()
     private var videoPackets = CounterTotal()
@@ -99,7 +105,7 @@ public struct SubscriberStreamTracker: Sendable {
         }
         var audio: SubscriberAudioNetworkStats?
         if let entry = entries.audio {
-            let source = peerConnection + "|" + entry.id
+            let source = SourceKey(peerConnection: peerConnection, id: entry.id)
             var memory = receivers[source] ?? ReceiverMemory()
             audioBytes.advance(&memory.bytes, to: entry.bytesReceived)
             audioPackets.advance(&memory.packets, to: entry.packetsReceived)
@@ -148,7 +154,7 @@ public struct SubscriberStreamTracker: Sendable {
     }
 
     private mutating func videoStats(_ entry: StatsEntry, in report: StatsReport, peerConnection: String, start: Double) -> SubscriberVideoNetworkStats {
-        let source = peerConnection + "|" + entry.id
+        let source = SourceKey(peerConnection: peerConnection, id: entry.id)
         var memory = receivers[source] ?? ReceiverMemory()
         let track = report.legacyTrack(of: entry)
         let elapsed = RateCalculator.usableInterval(from: memory.timestamp, to: entry.timestamp, maximumGap: configuration.maximumRateGapMilliseconds)

@@ -63,37 +63,37 @@ struct YUVToRGBCoefficients: Sendable, Hashable {
 /// The integer formula of RGB → YUV, shared bit for bit by the scalar reference and the
 /// vector kernels.
 ///
-///     Y = min(((R * yr) >> 9 + (G * yg) >> 9 + (B * yb) >> 9 + yOffset * 128 + 64) >> 7, 255)
-///     U = min((16448 + (ΣB * ub) >> 11 - (ΣR * ur) >> 11 - (ΣG * ug) >> 11) >> 7, 255)
-///     V = min((16448 + (ΣR * vr) >> 11 - (ΣG * vg) >> 11 - (ΣB * vb) >> 11) >> 7, 255)
+///     Y = clamp((yb * B + yg * G + yr * R + yOffset << 15 + 2¹⁴) >> 15)
+///     U = clamp((ub * ΣB − ug * ΣG − ur * ΣR + 128 << 17 + 2¹⁶) >> 17)
+///     V = clamp((vr * ΣR − vg * ΣG − vb * ΣB + 128 << 17 + 2¹⁶) >> 17)
 ///
 /// `ΣR` is the sum of R over the 2x2 block a chroma sample covers (a block cut by an odd edge
-/// counts its pixels twice or four times, so it is still four times an average). The
-/// coefficients are the magnitudes of the exact ones times 2¹⁶, rounded; every term keeps 7
-/// fractional bits, 16448 is 128.5 in those units. Every intermediate value lies in 0...32768,
-/// so the vector kernels compute in unsigned 16-bit lanes (`(X * c) >> 9` is a high multiply of
-/// `X << 7`, `(ΣX * c) >> 11` one of `ΣX << 5`). Every result is within 0.52 of the exact value.
+/// counts its pixels twice or four times, so it is still four times an average; hence 17 =
+/// 15 + 2). The coefficients are the magnitudes of the exact ones times 2¹⁵, rounded, so they
+/// fit `Int16`, and the sums are exact in `Int32`: a 16-bit multiply-add of pixel pairs (SSE2
+/// `pmaddwd`, NEON `smlal`) computes each one. The only error is the coefficients' rounding:
+/// every result is within 0.51 of the exact value.
 struct RGBToYUVCoefficients: Sendable, Hashable {
-    var yr: UInt16, yg: UInt16, yb: UInt16
-    var ur: UInt16, ug: UInt16, ub: UInt16
-    var vr: UInt16, vg: UInt16, vb: UInt16
+    var yb: Int16, yg: Int16, yr: Int16
+    var ub: Int16, ug: Int16, ur: Int16
+    var vb: Int16, vg: Int16, vr: Int16
     /// 16 (limited range) or 0 (full range).
-    var yOffset: UInt16
+    var yOffset: Int32
 
     /// The constants of a colour space.
     init(_ space: YUVColorSpace) {
         switch (space.matrix, space.range) {
-        case (.bt601, .limited): self = .init(16829, 33039, 6416, 9714, 19071, 28784, 28784, 24103, 4681, 16)
-        case (.bt601, .full): self = .init(19595, 38470, 7471, 11058, 21710, 32768, 32768, 27439, 5329, 0)
-        case (.bt709, .limited): self = .init(11966, 40254, 4064, 6596, 22189, 28784, 28784, 26145, 2639, 16)
-        case (.bt709, .full): self = .init(13933, 46871, 4732, 7509, 25259, 32768, 32768, 29763, 3005, 0)
+        case (.bt601, .limited): self = .init(3208, 16519, 8414, 14392, 9535, 4857, 2341, 12052, 14392, 16)
+        case (.bt601, .full): self = .init(3736, 19235, 9798, 16384, 10855, 5529, 2664, 13720, 16384, 0)
+        case (.bt709, .limited): self = .init(2032, 20127, 5983, 14392, 11094, 3298, 1320, 13073, 14392, 16)
+        case (.bt709, .full): self = .init(2366, 23436, 6966, 16384, 12630, 3754, 1502, 14882, 16384, 0)
         }
     }
 
-    init(_ yr: UInt16, _ yg: UInt16, _ yb: UInt16, _ ur: UInt16, _ ug: UInt16, _ ub: UInt16, _ vr: UInt16, _ vg: UInt16, _ vb: UInt16, _ yOffset: UInt16) {
-        (self.yr, self.yg, self.yb) = (yr, yg, yb)
-        (self.ur, self.ug, self.ub) = (ur, ug, ub)
-        (self.vr, self.vg, self.vb) = (vr, vg, vb)
+    init(_ yb: Int16, _ yg: Int16, _ yr: Int16, _ ub: Int16, _ ug: Int16, _ ur: Int16, _ vb: Int16, _ vg: Int16, _ vr: Int16, _ yOffset: Int32) {
+        (self.yb, self.yg, self.yr) = (yb, yg, yr)
+        (self.ub, self.ug, self.ur) = (ub, ug, ur)
+        (self.vb, self.vg, self.vr) = (vb, vg, vr)
         self.yOffset = yOffset
     }
 
@@ -102,11 +102,25 @@ struct RGBToYUVCoefficients: Sendable, Hashable {
     static func derived(_ space: YUVColorSpace) -> RGBToYUVCoefficients {
         let (kr, kb, kg) = (space.matrix.kr, space.matrix.kb, space.matrix.kg)
         let ys = 1 / space.lumaScale, cs = 1 / space.chromaScale
-        func q(_ c: Double) -> UInt16 { UInt16((c * 65536).rounded()) }
+        func q(_ c: Double) -> Int16 { Int16((c * 32768).rounded()) }
         return RGBToYUVCoefficients(
-            q(ys * kr), q(ys * kg), q(ys * kb),
-            q(cs * kr / (2 * (1 - kb))), q(cs * kg / (2 * (1 - kb))), q(cs * 0.5),
-            q(cs * 0.5), q(cs * kg / (2 * (1 - kr))), q(cs * kb / (2 * (1 - kr))),
-            UInt16(space.lumaOffset))
+            q(ys * kb), q(ys * kg), q(ys * kr),
+            q(cs * 0.5), q(cs * kg / (2 * (1 - kb))), q(cs * kr / (2 * (1 - kb))),
+            q(cs * kb / (2 * (1 - kr))), q(cs * kg / (2 * (1 - kr))), q(cs * 0.5),
+            Int32(space.lumaOffset))
+    }
+
+    /// Y of one pixel.
+    @inline(__always)
+    func luma(b: Int32, g: Int32, r: Int32) -> UInt8 {
+        UInt8(clamping: (Int32(yb) * b + Int32(yg) * g + Int32(yr) * r + (yOffset << 15) + (1 << 14)) >> 15)
+    }
+
+    /// U and V of a block whose channel sums (four times the average) are `b`, `g`, `r`.
+    @inline(__always)
+    func chroma(b: Int32, g: Int32, r: Int32) -> (u: UInt8, v: UInt8) {
+        let u = Int32(ub) * b - Int32(ug) * g - Int32(ur) * r + (128 << 17) + (1 << 16)
+        let v = Int32(vr) * r - Int32(vg) * g - Int32(vb) * b + (128 << 17) + (1 << 16)
+        return (UInt8(clamping: u >> 17), UInt8(clamping: v >> 17))
     }
 }

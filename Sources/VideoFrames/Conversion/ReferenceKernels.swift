@@ -58,27 +58,23 @@ enum ReferenceKernels {
         let vRow = destination.plane2.bytes.baseAddress! + chromaRow * destination.plane2.stride
         for chromaX in chromaColumns {
             let columns = (2 * chromaX)..<min(2 * chromaX + 2, source.width)
-            var sum = SIMD3<UInt32>(repeating: 0)
+            var sum = SIMD3<Int32>(repeating: 0)
             for row in rows {
                 let sRow = sPlane.bytes.baseAddress! + row * sPlane.stride
                 let yRow = yPlane.bytes.baseAddress! + row * yPlane.stride
                 for x in columns {
-                    let b = UInt32(sRow.load(fromByteOffset: 4 * x, as: UInt8.self))
-                    let g = UInt32(sRow.load(fromByteOffset: 4 * x + 1, as: UInt8.self))
-                    let r = UInt32(sRow.load(fromByteOffset: 4 * x + 2, as: UInt8.self))
-                    let luma = (r * UInt32(k.yr)) >> 9 &+ (g * UInt32(k.yg)) >> 9 &+ (b * UInt32(k.yb)) >> 9 &+ UInt32(k.yOffset) * 128 &+ 64
-                    yRow.storeBytes(of: UInt8(min(luma >> 7, 255)), toByteOffset: x, as: UInt8.self)
-                    sum &+= SIMD3(r, g, b)
+                    let b = Int32(sRow.load(fromByteOffset: 4 * x, as: UInt8.self))
+                    let g = Int32(sRow.load(fromByteOffset: 4 * x + 1, as: UInt8.self))
+                    let r = Int32(sRow.load(fromByteOffset: 4 * x + 2, as: UInt8.self))
+                    yRow.storeBytes(of: k.luma(b: b, g: g, r: r), toByteOffset: x, as: UInt8.self)
+                    sum &+= SIMD3(b, g, r)
                 }
             }
             // A block cut by an odd edge still counts as four times an average.
-            sum &*= UInt32(4 / (rows.count * columns.count))
-            let (sr, sg, sb) = (sum.x, sum.y, sum.z)
-            // Wrapping arithmetic: the documented bounds keep the true values in 0...32768.
-            let u = 16448 &+ (sb * UInt32(k.ub)) >> 11 &- (sr * UInt32(k.ur)) >> 11 &- (sg * UInt32(k.ug)) >> 11
-            let v = 16448 &+ (sr * UInt32(k.vr)) >> 11 &- (sg * UInt32(k.vg)) >> 11 &- (sb * UInt32(k.vb)) >> 11
-            uRow.storeBytes(of: UInt8(min(u >> 7, 255)), toByteOffset: chromaX, as: UInt8.self)
-            vRow.storeBytes(of: UInt8(min(v >> 7, 255)), toByteOffset: chromaX, as: UInt8.self)
+            sum &*= Int32(4 / (rows.count * columns.count))
+            let (u, v) = k.chroma(b: sum.x, g: sum.y, r: sum.z)
+            uRow.storeBytes(of: u, toByteOffset: chromaX, as: UInt8.self)
+            vRow.storeBytes(of: v, toByteOffset: chromaX, as: UInt8.self)
         }
     }
 

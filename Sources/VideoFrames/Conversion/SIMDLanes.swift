@@ -1,10 +1,11 @@
 // Lane operations the vector kernels are built from, written so that LLVM turns each into one
-// or two SSE2 / NEON instructions (checked in the generated code: `pmulhuw`, `packuswb`,
-// `punpcklbw`/`punpcklwd`; `umull2`/`sqxtun`/`zip1` on arm64). Swift has no shuffle, widening
-// or saturating intrinsics, so they are spelled as per-lane code that the SLP vectoriser
-// recognises; they must be inlined into the kernel for that to happen, hence
-// `@inline(always)` (Swift 6.3; older compilers fall back to the `__always` hint, which gives
-// the same results more slowly when the optimiser declines to inline).
+// or two instructions: checked in the x86-64 code (`pmulhuw`, `packuswb`, `pmaddwd`,
+// `punpcklbw`/`punpcklwd`); on arm64 the same IR has direct NEON forms (`umull`/`uzp2`,
+// `sqxtun`, `smlal`, `zip1`), not checked here. Swift has no shuffle, widening or saturating
+// intrinsics, so they are spelled as per-lane code that the SLP vectoriser recognises; they
+// must be inlined into the kernel for that to happen, hence `@inline(always)` (Swift 6.3; older
+// compilers fall back to the `__always` hint, which gives the same results, more slowly when
+// the optimiser declines to inline).
 //
 // Every function is exact: the kernels' results depend only on Swift's integer semantics, never
 // on which instructions the compiler picks.
@@ -59,22 +60,6 @@ func packSaturated(_ a: Int16x8, _ b: Int16x8) -> UInt8x16 {
     return result
 }
 
-/// Lanes 0..<4 of `a`, each twice: one chroma term per pixel of a pixel pair.
-#if compiler(>=6.3)
-@inline(always)
-#else
-@inline(__always)
-#endif
-func duplicateLow(_ a: Int16x8) -> Int16x8 { Int16x8(a[0], a[0], a[1], a[1], a[2], a[2], a[3], a[3]) }
-
-/// Lanes 4..<8 of `a`, each twice.
-#if compiler(>=6.3)
-@inline(always)
-#else
-@inline(__always)
-#endif
-func duplicateHigh(_ a: Int16x8) -> Int16x8 { Int16x8(a[4], a[4], a[5], a[5], a[6], a[6], a[7], a[7]) }
-
 /// The bytes of `a` and `b` interleaved: `a0 b0 a1 b1 ...`, low half then high half.
 #if compiler(>=6.3)
 @inline(always)
@@ -98,13 +83,42 @@ func interleaveWords(_ a: UInt8x16, _ b: UInt8x16) -> (UInt8x16, UInt8x16) {
             unsafeBitCast(UInt16x8(x[4], y[4], x[5], y[5], x[6], y[6], x[7], y[7]), to: UInt8x16.self))
 }
 
-/// The even and the odd bytes of `a` then `b`: `a0 a2 ... b0 b2 ...` and `a1 a3 ... b1 b3 ...`.
+/// The 32-bit lanes of `a` and `b` interleaved, low half then high half.
 #if compiler(>=6.3)
 @inline(always)
 #else
 @inline(__always)
 #endif
-func deinterleaveBytes(_ a: UInt8x16, _ b: UInt8x16) -> (UInt8x16, UInt8x16) {
-    (UInt8x16(a[0], a[2], a[4], a[6], a[8], a[10], a[12], a[14], b[0], b[2], b[4], b[6], b[8], b[10], b[12], b[14]),
-     UInt8x16(a[1], a[3], a[5], a[7], a[9], a[11], a[13], a[15], b[1], b[3], b[5], b[7], b[9], b[11], b[13], b[15]))
+func interleaveDwords(_ a: UInt8x16, _ b: UInt8x16) -> (UInt8x16, UInt8x16) {
+    let x = unsafeBitCast(a, to: SIMD4<UInt32>.self), y = unsafeBitCast(b, to: SIMD4<UInt32>.self)
+    return (unsafeBitCast(SIMD4<UInt32>(x[0], y[0], x[1], y[1]), to: UInt8x16.self),
+            unsafeBitCast(SIMD4<UInt32>(x[2], y[2], x[3], y[3]), to: UInt8x16.self))
+}
+
+/// Products of adjacent lane pairs, summed: `a[2i] * b[2i] + a[2i + 1] * b[2i + 1]`, exact.
+#if compiler(>=6.3)
+@inline(always)
+#else
+@inline(__always)
+#endif
+func multiplyAddPairs(_ a: Int16x8, _ b: Int16x8) -> SIMD4<Int32> {
+    var result = SIMD4<Int32>()
+    for i in 0..<4 { result[i] = Int32(a[2 * i]) &* Int32(b[2 * i]) &+ Int32(a[2 * i + 1]) &* Int32(b[2 * i + 1]) }
+    return result
+}
+
+/// `a`, `b`, `c`, `d` each lane clamped to 0...255, in order: a signed-to-unsigned saturating
+/// pack of 32-bit lanes.
+#if compiler(>=6.3)
+@inline(always)
+#else
+@inline(__always)
+#endif
+func packSaturated(_ a: SIMD4<Int32>, _ b: SIMD4<Int32>, _ c: SIMD4<Int32>, _ d: SIMD4<Int32>) -> UInt8x16 {
+    var result = UInt8x16()
+    for i in 0..<4 { result[i] = UInt8(truncatingIfNeeded: min(max(a[i], 0), 255)) }
+    for i in 0..<4 { result[i + 4] = UInt8(truncatingIfNeeded: min(max(b[i], 0), 255)) }
+    for i in 0..<4 { result[i + 8] = UInt8(truncatingIfNeeded: min(max(c[i], 0), 255)) }
+    for i in 0..<4 { result[i + 12] = UInt8(truncatingIfNeeded: min(max(d[i], 0), 255)) }
+    return result
 }

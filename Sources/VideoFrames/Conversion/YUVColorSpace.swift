@@ -45,6 +45,7 @@ public struct YUVColorSpace: Sendable, Hashable, CustomStringConvertible {
     /// The four, for tests and tables.
     public static let all: [YUVColorSpace] = [.bt601Limited, .bt601Full, .bt709Limited, .bt709Full]
 
+    /// `bt601-limited`, `bt709-full`, ...
     public var description: String { "\(matrix.rawValue)-\(range.rawValue)" }
 
     // MARK: Exact conversions

@@ -45,5 +45,6 @@ public enum PixelFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
     /// A chroma dimension for a luma dimension: `ceil(size / 2)`.
     public static func chromaSize(_ size: Int) -> Int { (size + 1) / 2 }
 
+    /// `I420`, `NV12`, `BGRA`.
     public var description: String { rawValue.uppercased() }
 }

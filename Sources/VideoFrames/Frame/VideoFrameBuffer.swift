@@ -59,6 +59,12 @@ public struct VideoFrameBuffer: Sendable, Hashable {
     /// Where plane `index` starts in ``storage``.
     public func planeOffset(_ index: Int) -> Int { offsets[index] }
 
+    /// Calls `body` with the raw bytes of all planes (see ``planeOffset(_:)`` and
+    /// ``stride(_:)``), e.g. to read a decoder's output straight into them.
+    public mutating func withUnsafeMutableBytes<Result>(_ body: (UnsafeMutableRawBufferPointer) throws -> Result) rethrows -> Result {
+        try storage.withUnsafeMutableBytes(body)
+    }
+
     /// Calls `body` with a read-only view of the frame.
     public func withFrame<Result>(_ body: (VideoFrame) throws -> Result) rethrows -> Result {
         try storage.withUnsafeBytes { raw in

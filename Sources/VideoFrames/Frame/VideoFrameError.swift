@@ -4,6 +4,7 @@
 public struct VideoFrameError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure.
     public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The code's name.
         public var rawValue: String
         /// Creates a code.
         public init(rawValue: String) { self.rawValue = rawValue }
@@ -27,7 +28,10 @@ public struct VideoFrameError: Error, Sendable, Hashable, CustomStringConvertibl
         public static let truncated = Code(rawValue: "truncated")
         /// Reading or writing the underlying file failed.
         public static let io = Code(rawValue: "io")
+        /// A platform framework call (CoreVideo, CoreMedia) returned an error status.
+        public static let platformFailure = Code(rawValue: "platformFailure")
 
+        /// The code's name.
         public var description: String { rawValue }
     }
 
@@ -48,6 +52,7 @@ public struct VideoFrameError: Error, Sendable, Hashable, CustomStringConvertibl
         self.frameIndex = frameIndex
     }
 
+    /// The message, prefixed with the frame and plane concerned.
     public var description: String {
         var prefix = ""
         if let frameIndex { prefix += "frame \(frameIndex): " }
