@@ -132,10 +132,7 @@ struct EvaluateCommand {
         guard let data = FileManager.default.contents(atPath: file) else { throw ReplayFileError(message: "\(file): cannot read the file") }
         let timeline: StatsTimeline
         do { timeline = try StatsTimeline.read([UInt8](data)) } catch { throw ReplayFileError(message: "\(file): \(error)") }
-        var configuration = StatsEngineConfiguration()
-        configuration.maxAllocatedBitrate = ReplayCommand.maxAllocatedBitrate(of: timeline)
-        let hasSenderStats = timeline.items.contains { if case .event(let event) = $0 { event.name == "sender-stats" } else { false } }
-        var engine = CallStatsEngine(configuration: configuration, sessionModes: ReplayCommand.sessionModes(of: timeline), deriveSenderStats: !hasSenderStats)
+        var engine = ReplayCommand.engine(for: timeline, senderStats: .auto)
 
         var rows: [String: Row] = [:]
         var outputs: [String: [(time: Double, source: String, reason: String)]] = [:]

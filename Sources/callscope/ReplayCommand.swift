@@ -65,12 +65,7 @@ struct ReplayCommand {
         for problem in timeline.problems {
             FileHandle.standardError.write(Data("callscope: \(file): \(problem) — skipped\n".utf8))
         }
-        let hasSenderStatsLines = timeline.items.contains { if case .event(let event) = $0 { event.name == "sender-stats" } else { false } }
-        let peers = Set(timeline.samples.map(\.peer))
-        let derive = senderStats == .auto && !hasSenderStatsLines && peers.count > 1
-        var configuration = StatsEngineConfiguration()
-        configuration.maxAllocatedBitrate = ReplayCommand.maxAllocatedBitrate(of: timeline)
-        var engine = CallStatsEngine(configuration: configuration, sessionModes: ReplayCommand.sessionModes(of: timeline), deriveSenderStats: derive)
+        var engine = ReplayCommand.engine(for: timeline, senderStats: senderStats)
         var printer = TextReplayPrinter(file: file, timeline: timeline)
         if format == .text { printer.printHeader() }
         for item in timeline.items {
@@ -89,6 +84,19 @@ struct ReplayCommand {
             }
         }
         if format == .text { printer.printSummary() }
+    }
+
+    /// The engine a replay of `timeline` runs: the session mode of each peer and the publisher's
+    /// allocation from the recording, and — with `auto` — sender stats derived from the
+    /// publisher's reports when the recording holds a publisher and a subscriber but no
+    /// `sender-stats` lines.
+    static func engine(for timeline: StatsTimeline, senderStats: SenderStatsMode) -> CallStatsEngine {
+        let hasSenderStatsLines = timeline.items.contains { if case .event(let event) = $0 { event.name == "sender-stats" } else { false } }
+        let peers = Set(timeline.samples.map(\.peer))
+        var configuration = StatsEngineConfiguration()
+        configuration.maxAllocatedBitrate = maxAllocatedBitrate(of: timeline)
+        return CallStatsEngine(configuration: configuration, sessionModes: sessionModes(of: timeline),
+                               deriveSenderStats: senderStats == .auto && !hasSenderStatsLines && peers.count > 1)
     }
 
     /// The publisher's `connectionMaxAllocatedBitrate` as its SDK would know it from its
