@@ -1,5 +1,7 @@
-/// Reads `rtcstats` dumps (the format of jitsi's rtcstats client/server): NDJSON lines of
-/// `[event, pcId, data, timestamp]`.
+/// Reads `rtcstats` dumps: version 1 (jitsi's rtcstats client/server), NDJSON lines of
+/// `[event, pcId, data, timestamp]`; and version 3 (the rtcstats monorepo's format), a first
+/// line `RTCStatsDump`, a metadata object with `fileFormat`, then lines whose last element is the
+/// time in ms since the previous line (the first one since the epoch).
 ///
 /// `getstats` lines are delta-compressed against the previous report of the same peer
 /// connection: unchanged fields are dropped and an entry whose `timestamp` is `0` was taken at
@@ -7,23 +9,50 @@
 /// emits the full report. Every other line becomes a ``TimelineEvent``.
 public enum RTCStatsDumpReader {
     /// Reads a whole (already decompressed) dump.
+    /// The first line of a version 3 dump.
+    static let version3Magic = Array("RTCStatsDump".utf8)
+
     public static func read(_ data: [UInt8]) throws(StatsParseError) -> StatsTimeline {
         var state: [String: RunningReport] = [:]
         var items: [TimelineItem] = []
         var problems: [StatsParseError] = []
         var metadata: [StatsField] = []
-        for line in data.ndjsonLines() {
+        var lines = data.ndjsonLines()
+        // Version 3: the magic line, a metadata object, and times as deltas.
+        var deltaTimes = false
+        var lastTime = 0.0
+        if let first = lines.first, Array(first.bytes).starts(with: version3Magic) {
+            lines.removeFirst()
+            guard let header = lines.first else { throw StatsParseError(.truncated, "an RTCStatsDump needs a metadata line", line: 2) }
+            lines.removeFirst()
+            guard case .object(let fields)? = try? JSONParser.parse(header.bytes), let version = fields.first(where: { $0.name == "fileFormat" })?.value.number else {
+                throw StatsParseError(.unexpectedShape, "line 2 of an RTCStatsDump must be a metadata object with \"fileFormat\"", line: header.number)
+            }
+            guard version == 3 else {
+                throw StatsParseError(.unknownFormat, "RTCStatsDump fileFormat \(Int(version)) is not supported (3 is)", line: header.number)
+            }
+            metadata = fields
+            deltaTimes = true
+        }
+        for line in lines {
             do throws(StatsParseError) {
                 let value = try JSONParser.parse(line.bytes)
-                guard let elements = value.array, elements.count >= 3, let name = elements[0].string else {
+                guard let elements = value.array, elements.count >= 3 else {
                     if let object = value.object, metadata.isEmpty {
                         metadata = object
                         continue
                     }
-                    throw StatsParseError(.unexpectedShape, "an rtcstats line must be [event, pcId, data, timestamp]")
+                    throw StatsParseError(.unexpectedShape, "an rtcstats line must be [event, pcId, data, …, timestamp]")
+                }
+                var time = elements.count > 3 ? elements.last?.number : nil
+                if deltaTimes, let delta = time {
+                    lastTime += delta
+                    time = lastTime
+                }
+                guard let name = elements[0].string else {
+                    throw StatsParseError(.unsupportedCompression, "method names compressed to numbers are not supported; this line is skipped")
                 }
                 let peerConnection = elements[1].string
-                let time = elements.count > 3 ? elements[3].number : nil
                 if name == "connectionInfo", case .object(let fields) = elements[2] {
                     metadata = fields
                 }

@@ -16,6 +16,8 @@ public struct StatsParseError: Error, Sendable, Hashable, CustomStringConvertibl
         public static let unknownFormat = Code(rawValue: "unknownFormat")
         /// Compressed data is damaged.
         public static let corruptCompression = Code(rawValue: "corruptCompression")
+        /// The input uses a compression this reader does not implement.
+        public static let unsupportedCompression = Code(rawValue: "unsupportedCompression")
     }
 
     /// The kind of failure.

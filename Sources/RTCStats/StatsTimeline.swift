@@ -4,7 +4,8 @@ public enum StatsSourceFormat: String, Sendable, Hashable {
     case recording
     /// Chrome's `chrome://webrtc-internals` "Create Dump" JSON.
     case webrtcInternals
-    /// An `rtcstats` dump: NDJSON of `[event, pcId, data, timestamp]`, delta-compressed `getstats`.
+    /// An `rtcstats` dump: NDJSON of `[event, pcId, data, timestamp]` with delta-compressed
+    /// `getstats` (version 1), or `RTCStatsDump` + metadata + events with delta times (version 3).
     case rtcstats
     /// One `getStats()` result: a JSON array of entries or an object keyed by id.
     case singleReport
@@ -117,6 +118,9 @@ public struct StatsTimeline: Sendable {
         }
         let lineEnd = data[first...].firstIndex(of: 0x0A) ?? data.endIndex
         let firstLine = Array(data[first..<lineEnd])
+        if firstLine.starts(with: RTCStatsDumpReader.version3Magic) {
+            return try RTCStatsDumpReader.read(data)
+        }
         if data[first] == UInt8(ascii: "{") {
             if let header = try? JSONParser.parse(firstLine), header["format"]?.string == RecordingReader.formatName {
                 return try RecordingReader.read(data)

@@ -25,6 +25,30 @@ import Testing
         #expect(timeline.metadata.first { $0.name == "userAgent" }?.value == .string("test"))
     }
 
+    /// Version 3: magic line, metadata, times as deltas (the first since the epoch).
+    @Test func version3DumpsAddUpDeltaTimesAndMergeDeltas() throws {
+        let text = """
+        RTCStatsDump
+        {"fileFormat":3,"url":"https://example.test/call"}
+        ["create","pc-1",{"iceServers":[]},1700000000000]
+        ["getStats","pc-1",{"OT1":{"type":"outbound-rtp","timestamp":1700000001000,"kind":"video","bytesSent":100}},1000]
+        ["getStats","pc-1",{"OT1":{"timestamp":1700000002000,"bytesSent":350}},1000]
+        [7,"pc-1",{},500]
+        """
+        let timeline = try StatsTimeline.read(Array(text.utf8))
+        #expect(timeline.format == .rtcstats)
+        #expect(timeline.metadata.first { $0.name == "url" }?.value == .string("https://example.test/call"))
+        #expect(timeline.samples.map(\.time) == [1_700_000_001_000, 1_700_000_002_000])
+        #expect(timeline.samples[1].report["OT1"]?.bytesSent == 350)
+        #expect(timeline.samples[1].report["OT1"]?.kind == "video", "unchanged fields carry over")
+        #expect(timeline.problems.map(\.code) == [.unsupportedCompression], "a compressed method name is reported, not guessed")
+        #expect(timeline.problems.first?.line == 6)
+    }
+
+    @Test func otherRTCStatsDumpVersionsAreRefusedClearly() {
+        #expect(throws: StatsParseError.self) { try StatsTimeline.read(Array("RTCStatsDump\n{\"fileFormat\":2}\n".utf8)) }
+    }
+
     /// An independent merge with Foundation dictionaries, to check the reader on real dumps.
     private func independentOutboundBytes(_ bytes: [UInt8]) throws -> [[String: Double]] {
         var state: [String: [String: [String: Any]]] = [:]
