@@ -17,12 +17,18 @@ public struct CallStatsEngine: Sendable {
     private let configuration: StatsEngineConfiguration
     private var modes: [String: SessionMode]
     private var publishers: [String: PeerPublisher] = [:]
-    private var subscribers: [String: SubscriberStreamTracker] = [:]
-    private var downlinks: [String: DownlinkEstimator] = [:]
+    private var subscribers: [PeerKey: SubscriberStreamTracker] = [:]
+    private var downlinks: [PeerKey: DownlinkEstimator] = [:]
     private var senderStats: [String: SenderStatsInbox] = [:]
     private var relayedMessages: [(deliverAt: Double, bytes: [UInt8], from: String)] = []
     private let deriveSenderStats: Bool
     private var sequence = 0
+
+    /// A peer and one of its streams or connections.
+    private struct PeerKey: Hashable, Sendable {
+        var peer: String
+        var name: String
+    }
 
     private struct PeerPublisher: Sendable {
         var trackers: [PublisherLink: PublisherLinkTracker] = [:]
@@ -109,9 +115,9 @@ public struct CallStatsEngine: Sendable {
 
         let streams = StreamDemultiplexer.streams(in: report, inbound: digest.inbound, defaultStreamID: "")
         guard !streams.isEmpty else { return callbacks }
-        let estimate = downlinkEstimate(report, key: sample.peer + "|" + sample.peerConnection)
+        let estimate = downlinkEstimate(report, key: PeerKey(peer: sample.peer, name: sample.peerConnection))
         for (streamID, entries) in streams {
-            let key = sample.peer + "|" + streamID
+            let key = PeerKey(peer: sample.peer, name: streamID)
             var tracker = subscribers.removeValue(forKey: key) ?? SubscriberStreamTracker(configuration: configuration)
             if let update = tracker.ingest(entries, in: report, peerConnection: sample.peerConnection, downlinkEstimate: estimate,
                                            senderStats: senderStats[sample.peer]?.received) {
@@ -138,7 +144,7 @@ public struct CallStatsEngine: Sendable {
         let due = relayedMessages.filter { $0.deliverAt <= time }
         guard !due.isEmpty else { return }
         relayedMessages.removeAll { $0.deliverAt <= time }
-        let receivers = Set(subscribers.keys.compactMap { $0.split(separator: "|", maxSplits: 1).first.map(String.init) })
+        let receivers = Set(subscribers.keys.map(\.peer))
         for message in due {
             for peer in receivers where peer != message.from {
                 receiveSenderStats(message.bytes, peer: peer, at: message.deliverAt)
@@ -146,7 +152,7 @@ public struct CallStatsEngine: Sendable {
         }
     }
 
-    private mutating func downlinkEstimate(_ report: StatsReport, key: String) -> Double {
+    private mutating func downlinkEstimate(_ report: StatsReport, key: PeerKey) -> Double {
         var estimator = downlinks.removeValue(forKey: key) ?? DownlinkEstimator()
         defer { downlinks[key] = estimator }
         return estimator.transport(of: report, maximumGap: configuration.maximumRateGapMilliseconds).connectionEstimatedBandwidth

@@ -65,8 +65,8 @@ public struct PublisherLinkTracker: Sendable {
     /// What one peer connection's previous report said, per entry id.
     private struct ConnectionMemory: Sendable {
         var reportTime: Double = -.infinity
-        var senders: [String: SenderMemory] = [:]
-        var remoteLost: [String: Double?] = [:]
+        var senders = EntryMemory<SenderMemory>()
+        var remoteLost = EntryMemory<Double?>()
     }
 
     private struct SenderMemory: Sendable {
@@ -113,8 +113,8 @@ public struct PublisherLinkTracker: Sendable {
         var limitations: [String: String] = [:]
         var roundTrip: Double?
 
-        for entry in digest.outbound {
-            var memory = connection.senders[entry.id] ?? SenderMemory()
+        for (position, entry) in digest.outbound.enumerated() {
+            var memory = connection.senders.value(for: entry.id, position: position) ?? SenderMemory()
             let previous = memory
             let elapsed = RateCalculator.usableInterval(from: memory.timestamp, to: entry.timestamp, maximumGap: configuration.maximumRateGapMilliseconds)
             memory.timestamp = entry.timestamp
@@ -135,11 +135,11 @@ public struct PublisherLinkTracker: Sendable {
                 videoPackets.advance(&memory.packets, to: entry.packetsSent)
                 let frames = CounterTotal.increase(&memory.frames, to: entry.framesEncoded)
                 if let remote {
-                    var lost = connection.remoteLost[remote.id] ?? nil
+                    var lost = connection.remoteLost.value(for: remote.id, position: position) ?? nil
                     videoLost.advance(&lost, to: remote.packetsLost)
-                    connection.remoteLost[remote.id] = lost
+                    connection.remoteLost.set(lost, for: remote.id, position: position)
                 }
-                connection.senders[entry.id] = memory
+                connection.senders.set(memory, for: entry.id, position: position)
                 let isSending = entry.active != false && ((payload ?? 0) > 0 || (previous.bytes == nil && (entry.bytesSent ?? 0) > 0))
                 guard isSending else { continue }
                 sendingLayers.insert(entry.rid ?? entry.id)
@@ -161,11 +161,11 @@ public struct PublisherLinkTracker: Sendable {
                 audioBytes.advance(&memory.bytes, to: entry.bytesSent)
                 audioPackets.advance(&memory.packets, to: entry.packetsSent)
                 if let remote {
-                    var lost = connection.remoteLost[remote.id] ?? nil
+                    var lost = connection.remoteLost.value(for: remote.id, position: position) ?? nil
                     audioLost.advance(&lost, to: remote.packetsLost)
-                    connection.remoteLost[remote.id] = lost
+                    connection.remoteLost.set(lost, for: remote.id, position: position)
                 }
-                connection.senders[entry.id] = memory
+                connection.senders.set(memory, for: entry.id, position: position)
             default:
                 continue
             }
