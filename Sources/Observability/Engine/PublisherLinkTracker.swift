@@ -41,7 +41,7 @@ public struct PublisherLinkTracker: Sendable {
     private let configuration: StatsEngineConfiguration
     private var startTime: Double?
     private var connections: [String: ConnectionMemory] = [:]
-    private var previousSendingLayers: Set<String> = []
+    private var previousSendingLayers: [String] = []
 
     private var videoBytes = CounterTotal()
     private var videoPackets = CounterTotal()
@@ -54,7 +54,7 @@ public struct PublisherLinkTracker: Sendable {
     private var lastLossTotals: (lost: Double, sent: Double)?
     private var highestTargetTotal: Double = 0
     private var lowestRoundTrip: Double?
-    private var previousVideo: (layers: [PublisherVideoLayerStats], limitations: [String: String])?
+    private var previousVideo: (layers: [PublisherVideoLayerStats], limitations: [String])?
     /// The uplink loss fraction over the last interval, when known (for sender stats).
     public private(set) var uplinkLossFraction: Double?
     /// The uplink round-trip time, ms, when known (for sender stats).
@@ -67,6 +67,16 @@ public struct PublisherLinkTracker: Sendable {
         var reportTime: Double = -.infinity
         var senders = EntryMemory<SenderMemory>()
         var remoteLost = EntryMemory<Double?>()
+    }
+
+    /// A sending layer before the layer set is known (a struct, not a tuple: sorting tuples
+    /// goes through unspecialised runtime copies).
+    private struct PendingLayer {
+        var order: LayerOrder
+        var stats: PublisherVideoLayerStats
+        var entry: StatsEntry
+        var previous: SenderMemory
+        var limitation: String
     }
 
     private struct SenderMemory: Sendable {
@@ -105,12 +115,10 @@ public struct PublisherLinkTracker: Sendable {
         let start = startTime ?? time
         startTime = start
 
-        var layers: [(order: LayerOrder, stats: PublisherVideoLayerStats, entry: StatsEntry, previous: SenderMemory)] = []
-        var sendingLayers: Set<String> = []
+        var layers: [PendingLayer] = []
         var hasVideo = false
         var hasAudio = false
         var targetTotal = 0.0
-        var limitations: [String: String] = [:]
         var roundTrip: Double?
 
         for (position, entry) in digest.outbound.enumerated() {
@@ -142,8 +150,6 @@ public struct PublisherLinkTracker: Sendable {
                 connection.senders.set(memory, for: entry.id, position: position)
                 let isSending = entry.active != false && ((payload ?? 0) > 0 || (previous.bytes == nil && (entry.bytesSent ?? 0) > 0))
                 guard isSending else { continue }
-                sendingLayers.insert(entry.rid ?? entry.id)
-                limitations[entry.rid ?? entry.id] = entry.qualityLimitationReason ?? "none"
                 let bitrate = RateCalculator.bitsPerSecond(bytes: payload, milliseconds: elapsed)
                 let headerRate = entry.headerBytesSent == nil ? 0 : RateCalculator.bitsPerSecond(bytes: headerIncrease, milliseconds: elapsed)
                 let stats = PublisherVideoLayerStats(
@@ -155,7 +161,8 @@ public struct PublisherLinkTracker: Sendable {
                     qualityLimitationReason: .none,
                     codec: memory.codecName,
                     rid: entry.rid)
-                layers.append((LayerOrder(entry), stats, entry, previous))
+                layers.append(PendingLayer(order: LayerOrder(entry), stats: stats, entry: entry, previous: previous,
+                                           limitation: entry.qualityLimitationReason ?? "none"))
             case "audio":
                 hasAudio = true
                 audioBytes.advance(&memory.bytes, to: entry.bytesSent)
@@ -172,9 +179,13 @@ public struct PublisherLinkTracker: Sendable {
         }
         connections[peerConnection] = connection
 
+        let sorted = layers.sorted { $0.order < $1.order }
+        // The set of sending layers, as sorted names (a resolution change may reorder layers).
+        let sendingLayers = sorted.map { $0.entry.rid ?? $0.entry.id }.sorted()
+        let limitations = sorted.map(\.limitation)
         let layersChanged = !previousSendingLayers.isEmpty && sendingLayers != previousSendingLayers
         previousSendingLayers = sendingLayers
-        let orderedLayers = layers.sorted { $0.order < $1.order }.map { layer in
+        let orderedLayers = sorted.map { layer in
             var stats = layer.stats
             stats.qualityLimitationReason = Self.limitationReason(layer.entry, previous: layer.previous, layersChanged: layersChanged)
             return stats
@@ -182,7 +193,7 @@ public struct PublisherLinkTracker: Sendable {
 
         let estimate = report.selectedCandidatePair?.availableOutgoingBitrate
         let conditionChanged = scoreUplink(estimate: estimate, targetTotal: targetTotal, roundTrip: roundTrip ?? report.selectedCandidatePair?.currentRoundTripTime.map { $0 * 1000 },
-                                           bandwidthLimited: limitations.values.contains("bandwidth"), videoOn: !orderedLayers.isEmpty, hasMedia: hasVideo || hasAudio)
+                                           bandwidthLimited: limitations.contains("bandwidth"), videoOn: !orderedLayers.isEmpty, hasMedia: hasVideo || hasAudio)
         let transport = TransportStats(connectionEstimatedBandwidth: estimate ?? 0, networkCondition: scorer.condition, networkConditionReason: scorer.reason)
         let qualityChanges = hasVideo ? videoQualityChanges(orderedLayers, limitations: limitations) : []
         let video = hasVideo ? PublisherVideoNetworkStats(
@@ -224,7 +235,7 @@ public struct PublisherLinkTracker: Sendable {
         return !scorer.receive(sample).isEmpty
     }
 
-    private mutating func videoQualityChanges(_ layers: [PublisherVideoLayerStats], limitations: [String: String]) -> [PublisherVideoEventReason] {
+    private mutating func videoQualityChanges(_ layers: [PublisherVideoLayerStats], limitations: [String]) -> [PublisherVideoEventReason] {
         defer { previousVideo = (layers, limitations) }
         guard let previous = previousVideo else { return [] }
         var reasons: [PublisherVideoEventReason] = []
