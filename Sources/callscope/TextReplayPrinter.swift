@@ -51,7 +51,7 @@ struct TextReplayPrinter {
                     let link = stats.connectionId.isEmpty ? "" : " → \(stats.connectionId)"
                     let codec = stats.videoLayers.first?.codec ?? "?"
                     Swift.print("\(clock) \(who) video\(link) \(codec): \(layers.isEmpty ? "no layer sending" : layers); sent \(stats.videoBytesSent) B, lost \(stats.videoPacketsLost)")
-                    record(key: "\(callback.peer) publisher video\(link)", bitrate: stats.videoLayers.reduce(0) { $0 + $1.bitrate },
+                    record(key: "\(callback.peer) sending video\(link)", bitrate: stats.videoLayers.reduce(0) { $0 + $1.bitrate },
                            last: "sent \(stats.videoBytesSent) B in \(stats.videoPacketsSent) packets, \(stats.videoPacketsLost) lost, \(stats.videoLayers.count) layer(s) at the end")
                 }
             case .publisherAudioNetworkStatsUpdated(let links):
@@ -65,7 +65,7 @@ struct TextReplayPrinter {
                 }
             case .subscriberVideoNetworkStatsUpdated(let stats):
                 Swift.print("\(clock) \(who) video \(stats.codec ?? "?"): \(stats.width)x\(stats.height)@\(Self.rate(stats.decodedFrameRate)) \(Self.bitrate(stats.bitrate)) (\(Self.bitrate(stats.totalBitrate)) w/ RTP); received \(stats.videoBytesReceived) B, lost \(stats.videoPacketsLost), freezes \(stats.freezeCount) (\(Int(stats.totalFreezesDuration)) ms), pauses \(stats.pauseCount) (\(Int(stats.totalPausesDuration)) ms)")
-                record(key: "\(callback.peer) subscriber video\(callback.stream.isEmpty ? "" : " [\(callback.stream)]")", bitrate: stats.bitrate,
+                record(key: "\(callback.peer) receiving video\(callback.stream.isEmpty ? "" : " [\(callback.stream)]")", bitrate: stats.bitrate,
                        last: "received \(stats.videoBytesReceived) B, \(stats.videoPacketsLost) lost, \(stats.freezeCount) freezes (\(Int(stats.totalFreezesDuration)) ms), \(stats.pauseCount) pauses (\(Int(stats.totalPausesDuration)) ms), last \(stats.width)x\(stats.height) \(stats.codec ?? "")")
             case .subscriberAudioNetworkStatsUpdated(let stats):
                 Swift.print("\(clock) \(who) audio: received \(stats.audioBytesReceived) B / \(stats.audioPacketsReceived) packets, lost \(stats.audioPacketsLost)")
