@@ -29,7 +29,7 @@ public enum RTCStatsDumpReader {
                 throw StatsParseError(.unexpectedShape, "line 2 of an RTCStatsDump must be a metadata object with \"fileFormat\"", line: header.number)
             }
             guard version == 3 else {
-                throw StatsParseError(.unknownFormat, "RTCStatsDump fileFormat \(Int(version)) is not supported (3 is)", line: header.number)
+                throw StatsParseError(.unknownFormat, "RTCStatsDump fileFormat \(JSONWriter.string(.number(version))) is not supported (3 is)", line: header.number)
             }
             metadata = fields
             deltaTimes = true

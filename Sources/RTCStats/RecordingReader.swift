@@ -22,7 +22,7 @@ public enum RecordingReader {
             throw StatsParseError(.unknownFormat, "line 1 is not a \(formatName) header (expected \"format\":\"\(formatName)\")", line: headerLine.number)
         }
         if let version = header["version"]?.number, version > 1 {
-            throw StatsParseError(.unknownFormat, "recording version \(Int(version)) is newer than this reader (1)", line: headerLine.number)
+            throw StatsParseError(.unknownFormat, "recording version \(JSONWriter.string(.number(version))) is newer than this reader (1)", line: headerLine.number)
         }
         var items: [TimelineItem] = []
         items.reserveCapacity(lines.count)

@@ -79,13 +79,14 @@ public enum WebRTCInternalsReader {
         // after its own time.
         var pollSet = Set<Int64>()
         for item in timed where item.type != .remoteInboundRTP && item.type != .remoteOutboundRTP {
-            for time in item.times { pollSet.insert(Int64(time.rounded())) }
+            for time in item.times { if let poll = Self.milliseconds(time) { pollSet.insert(poll) } }
         }
-        if pollSet.isEmpty { for item in timed { for time in item.times { pollSet.insert(Int64(time.rounded())) } } }
+        if pollSet.isEmpty { for item in timed { for time in item.times { if let poll = Self.milliseconds(time) { pollSet.insert(poll) } } } }
         let polls = pollSet.sorted()
+        guard !polls.isEmpty else { return [] }
         var entriesByPoll = [[StatsEntry]](repeating: [], count: polls.count)
         for item in timed {
-            for (index, time) in item.times.enumerated() {
+            for (index, time) in item.times.enumerated() where Self.milliseconds(time) != nil {
                 var fields: [StatsField] = []
                 for series in item.series where series.field != "timestamp" {
                     // Align from the newest value: a shorter series started later.
@@ -99,6 +100,12 @@ public enum WebRTCInternalsReader {
         return polls.indices.compactMap { index in
             entriesByPoll[index].isEmpty ? nil : StatsSample(time: Double(polls[index]), peer: "local", peerConnection: peerConnection, report: StatsReport(entries: entriesByPoll[index]))
         }
+    }
+
+    /// A time as whole ms, `nil` when it is not a plausible time (non-finite or beyond ±2^53).
+    private static func milliseconds(_ time: Double) -> Int64? {
+        guard time.isFinite, abs(time) < 9.0e15 else { return nil }
+        return Int64(time.rounded())
     }
 
     /// The first poll at or after `time` (1 ms of float noise allowed); the last poll if none.

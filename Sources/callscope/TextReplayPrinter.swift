@@ -64,9 +64,9 @@ struct TextReplayPrinter {
                     degradations.recordPublisher(peer: callback.peer, second: seconds, transport: stats.transport)
                 }
             case .subscriberVideoNetworkStatsUpdated(let stats):
-                Swift.print("\(clock) \(who) video \(stats.codec ?? "?"): \(stats.width)x\(stats.height)@\(Self.rate(stats.decodedFrameRate)) \(Self.bitrate(stats.bitrate)) (\(Self.bitrate(stats.totalBitrate)) w/ RTP); received \(stats.videoBytesReceived) B, lost \(stats.videoPacketsLost), freezes \(stats.freezeCount) (\(Int(stats.totalFreezesDuration)) ms), pauses \(stats.pauseCount) (\(Int(stats.totalPausesDuration)) ms)")
+                Swift.print("\(clock) \(who) video \(stats.codec ?? "?"): \(stats.width)x\(stats.height)@\(Self.rate(stats.decodedFrameRate)) \(Self.bitrate(stats.bitrate)) (\(Self.bitrate(stats.totalBitrate)) w/ RTP); received \(stats.videoBytesReceived) B, lost \(stats.videoPacketsLost), freezes \(stats.freezeCount) (\(Self.milliseconds(stats.totalFreezesDuration))), pauses \(stats.pauseCount) (\(Self.milliseconds(stats.totalPausesDuration)))")
                 record(key: "\(callback.peer) receiving video\(callback.stream.isEmpty ? "" : " [\(callback.stream)]")", bitrate: stats.bitrate,
-                       last: "received \(stats.videoBytesReceived) B, \(stats.videoPacketsLost) lost, \(stats.freezeCount) freezes (\(Int(stats.totalFreezesDuration)) ms), \(stats.pauseCount) pauses (\(Int(stats.totalPausesDuration)) ms), last \(stats.width)x\(stats.height) \(stats.codec ?? "")")
+                       last: "received \(stats.videoBytesReceived) B, \(stats.videoPacketsLost) lost, \(stats.freezeCount) freezes (\(Self.milliseconds(stats.totalFreezesDuration))), \(stats.pauseCount) pauses (\(Self.milliseconds(stats.totalPausesDuration))), last \(stats.width)x\(stats.height) \(stats.codec ?? "")")
             case .subscriberAudioNetworkStatsUpdated(let stats):
                 Swift.print("\(clock) \(who) audio: received \(stats.audioBytesReceived) B / \(stats.audioPacketsReceived) packets, lost \(stats.audioPacketsLost)")
             case .subscriberMediaLinkStatsUpdated(let stats):
@@ -115,6 +115,7 @@ struct TextReplayPrinter {
     }
 
     static func clock(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds < 1e9 else { return "--:--" }
         let whole = max(0, Int(seconds.rounded()))
         return String(format: "%02d:%02d", whole / 60, whole % 60)
     }
@@ -125,4 +126,6 @@ struct TextReplayPrinter {
     }
 
     static func rate(_ value: Double) -> String { String(format: "%.0f", value) }
+
+    static func milliseconds(_ value: Double) -> String { String(format: "%.0f ms", value) }
 }

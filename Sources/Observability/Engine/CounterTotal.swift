@@ -7,7 +7,8 @@
 ///   when its connection or SSRC did), but no increase is reported, so no rate;
 /// - a value below the previous one is a reset: nothing is added, no rate, and later values
 ///   count from the new one;
-/// - non-finite or negative values are ignored and leave the previous value as it was.
+/// - non-finite, negative or absurd (above 2^53) values are ignored and leave the previous
+///   value as it was.
 struct CounterTotal: Sendable {
     /// The running total.
     private(set) var total: Double = 0
@@ -29,14 +30,15 @@ struct CounterTotal: Sendable {
     /// The increase of one counter from `previous` to `current` (updating `previous`), with the
     /// same rules but no total: for counters that only feed a rate.
     static func increase(_ previous: inout Double?, to current: Double?) -> Double? {
-        guard let current, current.isFinite, current >= 0 else { return nil }
+        // No real counter reaches 2^53; larger values are not counts.
+        guard let current, current.isFinite, current >= 0, current <= 9_007_199_254_740_992 else { return nil }
         defer { previous = current }
         guard let last = previous, current >= last else { return nil }
         return current - last
     }
 
     /// The total as an unsigned count.
-    var count: UInt64 { UInt64(total.rounded()) }
+    var count: UInt64 { UInt64(Swift.max(0, total.clampedInt)) }
 }
 
 /// Rates from two samples of the same counters, checked once.

@@ -153,7 +153,7 @@ public struct PublisherLinkTracker: Sendable {
                 let bitrate = RateCalculator.bitsPerSecond(bytes: payload, milliseconds: elapsed)
                 let headerRate = entry.headerBytesSent == nil ? 0 : RateCalculator.bitsPerSecond(bytes: headerIncrease, milliseconds: elapsed)
                 let stats = PublisherVideoLayerStats(
-                    width: Int(entry.frameWidth ?? 0), height: Int(entry.frameHeight ?? 0),
+                    width: (entry.frameWidth ?? 0).pixels, height: (entry.frameHeight ?? 0).pixels,
                     encodedFrameRate: entry.framesPerSecond ?? RateCalculator.perSecond(frames, milliseconds: elapsed) ?? 0,
                     bitrate: bitrate ?? 0,
                     totalBitrate: bitrate.map { $0 + (headerRate ?? 0) } ?? 0,

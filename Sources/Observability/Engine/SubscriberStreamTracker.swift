@@ -180,16 +180,16 @@ public struct SubscriberStreamTracker: Sendable {
             stalls.update(time: entry.timestamp, frames: framesDecoded)
         }
         receivers[source] = memory
-        let pauseCount = usesW3CFreezeCounters ? Int(w3cPauses.count) : stalls.pauseCount
+        let pauseCount = usesW3CFreezeCounters ? w3cPauses.total.clampedInt : stalls.pauseCount
         let pausesDuration = usesW3CFreezeCounters ? w3cPauseDuration.total : stalls.totalPausesDuration
-        let freezeCount = usesW3CFreezeCounters ? Int(w3cFreezes.count) : stalls.freezeCount
+        let freezeCount = usesW3CFreezeCounters ? w3cFreezes.total.clampedInt : stalls.freezeCount
         let freezesDuration = usesW3CFreezeCounters ? w3cFreezeDuration.total : stalls.totalFreezesDuration
 
         return SubscriberVideoNetworkStats(
             videoPacketsLost: videoLost.count, videoPacketsReceived: videoPackets.count, videoBytesReceived: videoBytes.count,
             timestamp: entry.timestamp, startTime: start, senderStats: nil,
-            width: Int(entry.number(.frameWidth, orFrom: track) ?? 0),
-            height: Int(entry.number(.frameHeight, orFrom: track) ?? 0),
+            width: (entry.number(.frameWidth, orFrom: track) ?? 0).pixels,
+            height: (entry.number(.frameHeight, orFrom: track) ?? 0).pixels,
             decodedFrameRate: entry.framesPerSecond ?? RateCalculator.perSecond(frames, milliseconds: elapsed) ?? 0,
             bitrate: bitrate ?? 0,
             totalBitrate: bitrate.map { $0 + (headerRate ?? 0) } ?? 0,
