@@ -54,3 +54,44 @@ private final class RecordingDelegate: PublisherNetworkStatsDelegate, @unchecked
         #expect(parsed?.first?["bytesSent"] as? Double == 2000)
     }
 }
+
+/// A publisher with `senderStatsTrack` hands its messages to the app; a subscriber fed them
+/// reports the publisher's sender stats.
+@Suite struct SenderStatsTrackTests {
+    final class Outbox: @unchecked Sendable {
+        // @unchecked: written only from the test's own task, through the monitor's synchronous call.
+        var messages: [[UInt8]] = []
+    }
+
+    @Test func publisherMessagesReachASubscriberThroughTheSameDecoder() throws {
+        let publisher = PublisherStatsMonitor(settings: PublisherSettings(senderStatsTrack: true))
+        let outbox = Outbox()
+        publisher.senderStatsSender = { outbox.messages.append($0) }
+        let subscriber = SubscriberStatsMonitor()
+        var latest: SenderStats?
+        final class Catch: SubscriberNetworkStatsDelegate, @unchecked Sendable {
+            // @unchecked: touched only from the test's own task.
+            var senderStats: SenderStats?
+            func subscriber(_ monitor: SubscriberStatsMonitor, videoNetworkStatsUpdated stats: SubscriberVideoNetworkStats) { senderStats = stats.senderStats }
+        }
+        let catcher = Catch()
+        subscriber.delegate = catcher
+        for second in 1...3 {
+            let time = Double(second) * 1000
+            publisher.ingest(StatsReport(entries: [
+                Synthetic.videoLayer("OT1", at: time, rid: "f", width: 640, height: 360, bytesSent: time * 100, extra: ["targetBitrate": 1_000_000]),
+                Synthetic.entry("T", .transport, at: time, ["selectedCandidatePairId": "CP"]),
+                Synthetic.entry("CP", .candidatePair, at: time, ["availableOutgoingBitrate": 1_500_000]),
+            ]), peerConnection: "pub-1")
+            if let bytes = outbox.messages.last { subscriber.receiveSenderStats(bytes, at: time + 500) }
+            subscriber.ingest(StatsReport(entries: [
+                Synthetic.entry("IT1", .inboundRTP, at: time + 600, ["kind": "video", "bytesReceived": time * 100, "packetsReceived": time / 10, "packetsLost": 0]),
+            ]), peerConnection: "sub-1")
+            latest = catcher.senderStats
+        }
+        #expect(outbox.messages.count == 3)
+        #expect(outbox.messages.allSatisfy { $0.count <= SenderStatsMessage.maximumSize })
+        #expect(subscriber.senderStatsCounts.accepted == 3)
+        #expect(latest == SenderStats(connectionMaxAllocatedBitrate: 1_000_000, connectionEstimatedBandwidth: 1_500_000))
+    }
+}

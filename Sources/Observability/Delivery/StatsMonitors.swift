@@ -18,10 +18,22 @@ public final class PublisherStatsMonitor: @unchecked Sendable {
     private weak var storedReportDelegate: (any RtcStatsReportDelegate)?
     private let relayed: Bool
 
+    private let settings: PublisherSettings
+    private var storedSenderStatsSender: (@Sendable ([UInt8]) -> Void)?
+
     /// Creates a monitor. `relayed` for a peer-to-peer session (one connection per subscriber).
-    public init(configuration: StatsEngineConfiguration = .init(), relayed: Bool = false) {
+    public init(settings: PublisherSettings = .init(), configuration: StatsEngineConfiguration = .init(), relayed: Bool = false) {
+        self.settings = settings
         self.relayed = relayed
         engine = CallStatsEngine(configuration: configuration, sessionModes: ["publisher": relayed ? .relayed : .routed])
+    }
+
+    /// With ``PublisherSettings/senderStatsTrack``, called once per report with the encoded
+    /// sender-stats message (at most 1 KiB) to send to the subscribers over the publishing peer
+    /// connection's data channel.
+    public var senderStatsSender: (@Sendable ([UInt8]) -> Void)? {
+        get { lock.withLock { storedSenderStatsSender } }
+        set { lock.withLock { storedSenderStatsSender = newValue } }
     }
 
     /// The stats delegate (held weakly).
@@ -43,12 +55,19 @@ public final class PublisherStatsMonitor: @unchecked Sendable {
     /// subscriber's connection id).
     public func ingest(_ report: StatsReport, peerConnection: String) {
         let listening = fanOut.isListening
-        let (callbacks, delegate) = lock.withLock { () -> ([StatsCallback], (any PublisherNetworkStatsDelegate)?) in
+        let (callbacks, delegate, senderStats) = lock.withLock { () -> ([StatsCallback], (any PublisherNetworkStatsDelegate)?, ([UInt8], @Sendable ([UInt8]) -> Void)?) in
             rawReports[peerConnection] = report
-            guard storedDelegate != nil || listening else { return ([], nil) }
+            let sending = settings.senderStatsTrack && storedSenderStatsSender != nil
+            guard storedDelegate != nil || listening || sending else { return ([], nil, nil) }
             let sample = StatsSample(time: report.timestamp ?? 0, peer: "publisher", peerConnection: peerConnection, report: report)
-            return (engine.ingest(sample), storedDelegate)
+            let callbacks = engine.ingest(sample)
+            var outgoing: ([UInt8], @Sendable ([UInt8]) -> Void)?
+            if sending, let message = engine.senderStatsMessage(forPeer: "publisher"), let send = storedSenderStatsSender {
+                outgoing = (message.encoded(), send)
+            }
+            return (callbacks, storedDelegate, outgoing)
         }
+        if let (bytes, send) = senderStats { send(bytes) }
         if let delegate {
             for callback in callbacks {
                 switch callback.event {

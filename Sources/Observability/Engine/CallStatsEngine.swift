@@ -33,6 +33,9 @@ public struct CallStatsEngine: Sendable {
     private struct PeerPublisher: Sendable {
         var trackers: [PublisherLink: PublisherLinkTracker] = [:]
         var latest: [PublisherLink: PublisherLinkUpdate] = [:]
+        /// What its latest routed report gives a sender-stats message: when, the uplink
+        /// estimate and the sending layers (the rest is in the tracker).
+        var senderStatsInputs: (time: Double, estimate: Double?, layers: [PublisherVideoLayerStats])?
     }
 
     /// The sender-stats messages one peer received, through one decoder.
@@ -71,6 +74,14 @@ public struct CallStatsEngine: Sendable {
         senderStats[peer] = inbox
     }
 
+    /// The sender-stats message `peer`'s publisher sends after its latest report (routed
+    /// sessions; each call takes the next sequence number), `nil` before its first report.
+    public mutating func senderStatsMessage(forPeer peer: String) -> SenderStatsMessage? {
+        guard let publisher = publishers[peer], let inputs = publisher.senderStatsInputs, let tracker = publisher.trackers[.routed] else { return nil }
+        sequence += 1
+        return tracker.senderStatsMessage(sequence: sequence, timestamp: inputs.time, estimate: inputs.estimate, layers: inputs.layers)
+    }
+
     /// Sender-stats messages accepted and dropped by `peer`'s decoder.
     public func senderStatsCounts(peer: String) -> (accepted: Int, dropped: Int) {
         (senderStats[peer]?.decoder.accepted ?? 0, senderStats[peer]?.decoder.droppedCount ?? 0)
@@ -102,15 +113,16 @@ public struct CallStatsEngine: Sendable {
                 if let video = update.video {
                     for reason in update.videoQualityChanges { emit("", .publisherVideoQualityChanged(video, reason)) }
                 }
-                if deriveSenderStats, link == .routed {
-                    sequence += 1
-                    let message = tracker.senderStatsMessage(sequence: sequence, timestamp: sample.time, estimate: report.selectedCandidatePair?.availableOutgoingBitrate,
-                                                             layers: update.video?.videoLayers ?? [])
-                    relayedMessages.append((sample.time + configuration.intervalMilliseconds, message.encoded(), sample.peer))
+                if link == .routed {
+                    let estimate = update.mediaLink.transport.connectionEstimatedBandwidth
+                    publisher.senderStatsInputs = (sample.time, estimate > 0 ? estimate : nil, update.video?.videoLayers ?? [])
                 }
             }
             publisher.trackers[link] = tracker
             publishers[sample.peer] = publisher
+            if deriveSenderStats, link == .routed, let message = senderStatsMessage(forPeer: sample.peer) {
+                relayedMessages.append((sample.time + configuration.intervalMilliseconds, message.encoded(), sample.peer))
+            }
         }
 
         let streams = StreamDemultiplexer.streams(in: report, inbound: digest.inbound, defaultStreamID: "")
