@@ -172,34 +172,25 @@ extension Cursor {
             }
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             try skipNumber()
-        case UInt8(ascii: "{"):
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            // Objects and arrays differ only by the key before each value.
+            let keyed = bytes[position] == UInt8(ascii: "{")
+            let close = keyed ? UInt8(ascii: "}") : UInt8(ascii: "]")
             try enter()
             position += 1
             skipWhitespace()
-            if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+            if position < bytes.count, bytes[position] == close {
                 position += 1
             } else {
                 while true {
                     skipWhitespace()
-                    guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw failure("expected a quoted object key") }
+                    if keyed {
+                        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw failure("expected a quoted object key") }
+                        try skipValue()
+                        try colon()
+                    }
                     try skipValue()
-                    try colon()
-                    try skipValue()
-                    guard try separator(close: UInt8(ascii: "}")) else { break }
-                }
-            }
-            depth -= 1
-        case UInt8(ascii: "["):
-            try enter()
-            position += 1
-            skipWhitespace()
-            if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-                position += 1
-            } else {
-                while true {
-                    skipWhitespace()
-                    try skipValue()
-                    guard try separator(close: UInt8(ascii: "]")) else { break }
+                    guard try separator(close: close) else { break }
                 }
             }
             depth -= 1

@@ -93,7 +93,7 @@ struct Cursor {
         switch bytes[position] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
-        case UInt8(ascii: "\""): return .string(try parseString(interned: false))
+        case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
         case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
         case UInt8(ascii: "n"): try expectLiteral("null"); return .null
@@ -136,7 +136,7 @@ struct Cursor {
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
                 throw failure("expected a quoted object key")
             }
-            let key = try parseString(interned: true)
+            let key = try parseKey().name
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
                 throw failure("expected ':' after an object key")
@@ -184,8 +184,7 @@ struct Cursor {
         return .array(elements)
     }
 
-    mutating func parseString(interned: Bool) throws(StatsParseError) -> String {
-        if interned { return try parseKey().name }
+    mutating func parseString() throws(StatsParseError) -> String {
         position += 1
         let start = position
         if let end = plainStringEnd(from: start) {
