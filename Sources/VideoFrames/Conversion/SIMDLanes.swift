@@ -7,8 +7,20 @@
 // compilers fall back to the `__always` hint, which gives the same results, more slowly when
 // the optimiser declines to inline).
 //
-// Every function is exact: the kernels' results depend only on Swift's integer semantics, never
-// on which instructions the compiler picks.
+// One exception, on x86-64: the 16-bit saturating pack calls SSE2's `packuswb` through Clang's
+// intrinsics module. Written per lane, LLVM folds the min/max/truncate into the shuffles around
+// it and rebuilds the BGRA interleave from 20 shuffles instead of 17, which measured 10 % slower
+// (`callscope frames bench`, I420 → BGRA 720p: 0.250 → 0.225 ms). SSE2 is the x86-64 baseline,
+// so the intrinsic inlines into a single instruction with no compiler flags; the SSSE3 and AVX2
+// intrinsics do not (Swift cannot compile a function for a wider ISA than the module's).
+//
+// Every function is exact: the kernels' results depend only on Swift's integer semantics (and
+// the documented semantics of `packuswb`, identical to the per-lane code), never on which
+// instructions the compiler picks.
+
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
 
 typealias Int16x8 = SIMD8<Int16>
 typealias UInt16x8 = SIMD8<UInt16>
@@ -54,10 +66,14 @@ func multiplyHigh(_ a: UInt16x8, _ b: UInt16x8) -> Int16x8 {
 @inline(__always)
 #endif
 func packSaturated(_ a: Int16x8, _ b: Int16x8) -> UInt8x16 {
+    #if arch(x86_64)
+    return unsafeBitCast(_mm_packus_epi16(unsafeBitCast(a, to: __m128i.self), unsafeBitCast(b, to: __m128i.self)), to: UInt8x16.self)
+    #else
     var result = UInt8x16()
     for i in 0..<8 { result[i] = UInt8(truncatingIfNeeded: min(max(a[i], 0), 255)) }
     for i in 0..<8 { result[i + 8] = UInt8(truncatingIfNeeded: min(max(b[i], 0), 255)) }
     return result
+    #endif
 }
 
 /// The bytes of `a` and `b` interleaved: `a0 b0 a1 b1 ...`, low half then high half.
