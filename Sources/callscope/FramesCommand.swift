@@ -93,7 +93,8 @@ struct FramesCommand {
 
 /// `callscope frames bench`: ms per frame at 720p and 1080p for our I420/NV12 → BGRA (one
 /// thread, then all cores), libyuv's `I420ToARGBMatrix` / `NV12ToARGBMatrix` and a memcpy of
-/// the output, measured in the same run on the same frames. Two regimes: "hot", the same
+/// the output, measured in the same run on the same frames; libyuv a second time restricted to
+/// its 128-bit code (SSSE3), the vector width our kernels are compiled for. Two regimes: "hot", the same
 /// buffers every time (they stay in cache), and "streaming", frames taken in turn from a set
 /// larger than the last-level cache, as frames arriving from a decoder are.
 struct FramesBench {
@@ -101,7 +102,7 @@ struct FramesBench {
 
     struct Row {
         var size: String, path: String, regime: String
-        var ours = 0.0, oursThreads = 0.0, libyuv: Double?, memcpy = 0.0
+        var ours = 0.0, oursThreads = 0.0, libyuv: Double?, libyuv128: Double?, memcpy = 0.0
         var maxDifference: Int?
     }
 
@@ -121,14 +122,15 @@ struct FramesBench {
             return
         }
         print("callscope frames bench — ms per frame, BT.601 limited (\(Self.machine()); libyuv: \(library?.path ?? "not found"))")
-        print("size   path        regime       ours  ours×\(threads)   libyuv   memcpy  ours/libyuv  ours/memcpy  libyuv/memcpy  max|ours−libyuv|")
+        print("size   path        regime       ours  ours×\(threads)   libyuv   memcpy  ours/libyuv  ours/memcpy  libyuv/memcpy  libyuv128  ours/libyuv128  max|ours−libyuv|")
         for row in rows {
             let lib = row.libyuv.map { String(format: "%8.3f", $0) } ?? "       –"
             let ratio = row.libyuv.map { String(format: "%12.2f", row.ours / $0) } ?? "           –"
+            let narrow = row.libyuv128.map { String(format: "%11.3f %15.2f", $0, row.ours / $0) } ?? "          – " + "              –"
             let libRatio = row.libyuv.map { String(format: "%14.2f", $0 / row.memcpy) } ?? "             –"
             let diff = row.maxDifference.map { String($0) } ?? "–"
             print(Self.pad(row.size, 6) + " " + Self.pad(row.path, 11) + " " + Self.pad(row.regime, 9) + String(format: " %7.3f %7.3f ", row.ours, row.oursThreads) + lib
-                  + String(format: " %8.3f ", row.memcpy) + ratio + String(format: " %12.2f", row.ours / row.memcpy) + libRatio + "  \(diff)")
+                  + String(format: " %8.3f ", row.memcpy) + ratio + String(format: " %12.2f", row.ours / row.memcpy) + libRatio + narrow + "  \(diff)")
         }
     }
 
@@ -149,13 +151,18 @@ struct FramesBench {
             }
         }
         var row = Row(size: size, path: "\(format.rawValue)→\(target.rawValue)", regime: regime)
-        var best = [Double](repeating: .infinity, count: 4)
+        var best = [Double](repeating: .infinity, count: 5)
         let bytes = destinations[0].storage.count
         let libraryHasIt = library?.supports(from: format, to: target, colorSpace: .bt601Limited) ?? false
         for _ in 0..<5 {
             best[0] = min(best[0], time { step { try single.convert($0, into: $1) } })
             best[1] = min(best[1], time { step { try parallel.convert($0, into: $1) } })
-            if let library, libraryHasIt { best[2] = min(best[2], time { step { try library.convert($0, into: $1, colorSpace: .bt601Limited) } }) }
+            if let library, libraryHasIt {
+                best[2] = min(best[2], time { step { try library.convert($0, into: $1, colorSpace: .bt601Limited) } })
+                if library.canRestrictVectorWidth {
+                    best[4] = min(best[4], library.withoutWideVectors { time { step { try library.convert($0, into: $1, colorSpace: .bt601Limited) } } })
+                }
+            }
             best[3] = min(best[3], time {
                 next = (next + 1) % count
                 let from = destinations[next].storage
@@ -165,6 +172,7 @@ struct FramesBench {
         (row.ours, row.oursThreads, row.memcpy) = (best[0], best[1], best[3])
         if let library, libraryHasIt {
             row.libyuv = best[2]
+            row.libyuv128 = library.canRestrictVectorWidth ? best[4] : nil
             row.maxDifference = Self.maxDifference(sources[0], to: target, library: library)
         }
         return row
@@ -222,7 +230,7 @@ struct FramesBench {
                 let key = path.replacingOccurrences(of: "→", with: "_to_")
                 var regimes: [String] = []
                 for row in rows where row.size == size && row.path == path {
-                    regimes.append("\"\(row.regime)\":{\"ours_ms\":\(number(row.ours)),\"ours_threads_ms\":\(number(row.oursThreads)),\"libyuv_ms\":\(number(row.libyuv)),\"memcpy_ms\":\(number(row.memcpy)),\"ours_over_libyuv\":\(number(row.libyuv.map { row.ours / $0 })),\"ours_over_memcpy\":\(number(row.ours / row.memcpy)),\"max_abs_diff_vs_libyuv\":\(row.maxDifference.map(String.init) ?? "null")}")
+                    regimes.append("\"\(row.regime)\":{\"ours_ms\":\(number(row.ours)),\"ours_threads_ms\":\(number(row.oursThreads)),\"libyuv_ms\":\(number(row.libyuv)),\"memcpy_ms\":\(number(row.memcpy)),\"ours_over_libyuv\":\(number(row.libyuv.map { row.ours / $0 })),\"libyuv_ssse3_ms\":\(number(row.libyuv128)),\"ours_over_libyuv_ssse3\":\(number(row.libyuv128.map { row.ours / $0 })),\"ours_over_memcpy\":\(number(row.ours / row.memcpy)),\"max_abs_diff_vs_libyuv\":\(row.maxDifference.map(String.init) ?? "null")}")
                 }
                 let hot = rows.first { $0.size == size && $0.path == path && $0.regime == "hot" }!
                 paths.append("\"\(key)\":{\"ours_ms\":\(number(hot.ours)),\"ours_threads_ms\":\(number(hot.oursThreads)),\"libyuv_ms\":\(number(hot.libyuv)),\"memcpy_ms\":\(number(hot.memcpy)),\(regimes.joined(separator: ","))}")

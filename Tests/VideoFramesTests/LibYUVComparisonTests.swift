@@ -46,6 +46,26 @@ struct LibYUVComparisonTests {
         }
     }
 
+    /// The bench's same-width column converts the same pixels: libyuv's 128-bit and AVX2 row
+    /// functions are written to agree, so restricting it must not change a byte, and its full
+    /// width must come back afterwards (the same bytes again, outside the closure).
+    @Test("libyuv restricted to 128-bit vectors converts the same")
+    func restrictedWidth() throws {
+        let library = try #require(LibYUV.shared)
+        try #require(library.canRestrictVectorWidth, "this libyuv has no MaskCpuFlags")
+        var rng = SplitMix64(seed: 13)
+        let source = TestFrame.random(.i420, width: 640, height: 360, padding: 0, using: &rng)
+        func convert() throws -> TestFrame {
+            var out = TestFrame(.bgra, width: 640, height: 360)
+            try source.withFrame { s in try out.withMutableFrame { try library.convert(s, into: $0, colorSpace: .bt601Limited) } }
+            return out
+        }
+        let wide = try convert()
+        let narrow = try library.withoutWideVectors { try convert() }
+        #expect(narrow.planes == wide.planes)
+        #expect(try convert().planes == wide.planes)
+    }
+
     /// The largest difference between the outputs where libyuv is within 3 of exact, and each
     /// one's largest distance from the exact conversion.
     static func compare(_ source: TestFrame, ours: TestFrame, theirs: TestFrame, space: YUVColorSpace) throws -> (Int, Double, Double) {

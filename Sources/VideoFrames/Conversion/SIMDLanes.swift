@@ -7,10 +7,12 @@
 // compilers fall back to the `__always` hint, which gives the same results, more slowly when
 // the optimiser declines to inline).
 //
-// One exception, on x86-64: the 16-bit saturating pack calls SSE2's `packuswb` through Clang's
-// intrinsics module. Written per lane, LLVM folds the min/max/truncate into the shuffles around
-// it and rebuilds the BGRA interleave from 20 shuffles instead of 17, which measured 10 % slower
-// (`callscope frames bench`, I420 → BGRA 720p: 0.250 → 0.225 ms). SSE2 is the x86-64 baseline,
+// Exceptions, on x86-64: the saturating packs and the pairwise multiply-add call SSE2's
+// `packuswb`/`packssdw` and `pmaddwd` through Clang's intrinsics module. Written per lane, LLVM
+// folds the 16-bit pack's min/max/truncate into the shuffles around it and rebuilds the BGRA
+// interleave from 20 shuffles instead of 17, measured 10 % slower (`callscope frames bench`,
+// I420 → BGRA 720p: 0.250 → 0.225 ms), and it left half of BGRA → I420's chroma multiply-adds
+// scalar (720p: 1.06 → 0.37 ms). SSE2 is the x86-64 baseline,
 // so the intrinsic inlines into a single instruction with no compiler flags; the SSSE3 and AVX2
 // intrinsics do not (Swift cannot compile a function for a wider ISA than the module's).
 //
@@ -118,9 +120,13 @@ func interleaveDwords(_ a: UInt8x16, _ b: UInt8x16) -> (UInt8x16, UInt8x16) {
 @inline(__always)
 #endif
 func multiplyAddPairs(_ a: Int16x8, _ b: Int16x8) -> SIMD4<Int32> {
+    #if arch(x86_64)
+    return unsafeBitCast(_mm_madd_epi16(unsafeBitCast(a, to: __m128i.self), unsafeBitCast(b, to: __m128i.self)), to: SIMD4<Int32>.self)
+    #else
     var result = SIMD4<Int32>()
     for i in 0..<4 { result[i] = Int32(a[2 * i]) &* Int32(b[2 * i]) &+ Int32(a[2 * i + 1]) &* Int32(b[2 * i + 1]) }
     return result
+    #endif
 }
 
 /// `a`, `b`, `c`, `d` each lane clamped to 0...255, in order: a signed-to-unsigned saturating
@@ -131,10 +137,16 @@ func multiplyAddPairs(_ a: Int16x8, _ b: Int16x8) -> SIMD4<Int32> {
 @inline(__always)
 #endif
 func packSaturated(_ a: SIMD4<Int32>, _ b: SIMD4<Int32>, _ c: SIMD4<Int32>, _ d: SIMD4<Int32>) -> UInt8x16 {
+    #if arch(x86_64)
+    // Signed saturation to 16 bits first cannot change a clamp to 0...255.
+    func words(_ x: SIMD4<Int32>, _ y: SIMD4<Int32>) -> __m128i { _mm_packs_epi32(unsafeBitCast(x, to: __m128i.self), unsafeBitCast(y, to: __m128i.self)) }
+    return unsafeBitCast(_mm_packus_epi16(words(a, b), words(c, d)), to: UInt8x16.self)
+    #else
     var result = UInt8x16()
     for i in 0..<4 { result[i] = UInt8(truncatingIfNeeded: min(max(a[i], 0), 255)) }
     for i in 0..<4 { result[i + 4] = UInt8(truncatingIfNeeded: min(max(b[i], 0), 255)) }
     for i in 0..<4 { result[i + 8] = UInt8(truncatingIfNeeded: min(max(c[i], 0), 255)) }
     for i in 0..<4 { result[i + 12] = UInt8(truncatingIfNeeded: min(max(d[i], 0), 255)) }
     return result
+    #endif
 }

@@ -21,6 +21,7 @@ public struct LibYUV: @unchecked Sendable {
                                                   UnsafeMutablePointer<UInt8>?, Int32, UnsafeRawPointer?, Int32, Int32) -> Int32
     typealias ARGBToI420 = @convention(c) (UnsafePointer<UInt8>?, Int32, UnsafeMutablePointer<UInt8>?, Int32,
                                             UnsafeMutablePointer<UInt8>?, Int32, UnsafeMutablePointer<UInt8>?, Int32, Int32, Int32) -> Int32
+    typealias MaskCPUFlags = @convention(c) (Int32) -> Int32
 
     /// The library file that was loaded.
     public let path: String
@@ -29,6 +30,7 @@ public struct LibYUV: @unchecked Sendable {
     let argbToI420: ARGBToI420?
     let argbToJ420: ARGBToI420?
     let constants: [YUVColorSpace: UnsafeRawPointer]
+    let maskCPUFlags: MaskCPUFlags?
 
     /// libyuv, or `nil` when no copy with the functions needed can be loaded.
     public static let shared: LibYUV? = load()
@@ -58,7 +60,8 @@ public struct LibYUV: @unchecked Sendable {
                           nv12ToARGB: unsafeBitCast(nv12, to: NV12ToARGBMatrix.self),
                           argbToI420: symbol("ARGBToI420").map { unsafeBitCast($0, to: ARGBToI420.self) },
                           argbToJ420: symbol("ARGBToJ420").map { unsafeBitCast($0, to: ARGBToI420.self) },
-                          constants: constants)
+                          constants: constants,
+                          maskCPUFlags: symbol("MaskCpuFlags").map { unsafeBitCast($0, to: MaskCPUFlags.self) })
         }
         return nil
     }
@@ -101,5 +104,22 @@ public struct LibYUV: @unchecked Sendable {
         guard status == 0 else {
             throw VideoFrameError(.unsupportedConversion, "libyuv returned \(status) for \(source.format) → \(destination.format) \(source.width)x\(source.height)")
         }
+    }
+
+    /// Whether ``withoutWideVectors(_:)`` can restrict libyuv (it needs `MaskCpuFlags`).
+    public var canRestrictVectorWidth: Bool { maskCPUFlags != nil }
+
+    /// Runs `body` with libyuv restricted to its 128-bit x86 code (SSSE3/SSE4.1: AVX, AVX2 and
+    /// AVX-512 masked off through `MaskCpuFlags`), then gives libyuv back every instruction set
+    /// it detects. A same-vector-width reference for our kernels, which Swift compiles for the
+    /// SSE2 baseline. The flags are process-wide: do not convert with libyuv on other threads
+    /// meanwhile. Without `MaskCpuFlags`, `body` runs unrestricted.
+    public func withoutWideVectors<Result>(_ body: () throws -> Result) rethrows -> Result {
+        guard let maskCPUFlags else { return try body() }
+        // libyuv's cpu_id.h: initialised, x86, SSE2, SSSE3, SSE4.1, SSE4.2, ERMS.
+        let narrow: Int32 = 0x1 | 0x10 | 0x20 | 0x40 | 0x80 | 0x100 | 0x800
+        _ = maskCPUFlags(narrow)
+        defer { _ = maskCPUFlags(-1) }
+        return try body()
     }
 }
