@@ -179,7 +179,8 @@ public struct PublisherLinkTracker: Sendable {
         }
         connections[peerConnection] = connection
 
-        let sorted = layers.sorted { $0.order < $1.order }
+        // Indices are sorted, not the layers: moving whole layers costs more than the sort.
+        let sorted = layers.count < 2 ? layers : layers.indices.sorted { layers[$0].order < layers[$1].order }.map { layers[$0] }
         // The set of sending layers, as sorted names (a resolution change may reorder layers).
         let sendingLayers = sorted.map { $0.entry.rid ?? $0.entry.id }.sorted()
         let limitations = sorted.map(\.limitation)
