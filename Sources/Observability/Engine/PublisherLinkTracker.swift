@@ -179,17 +179,26 @@ public struct PublisherLinkTracker: Sendable {
         }
         connections[peerConnection] = connection
 
-        // Indices are sorted, not the layers: moving whole layers costs more than the sort.
-        let sorted = layers.count < 2 ? layers : layers.indices.sorted { layers[$0].order < layers[$1].order }.map { layers[$0] }
+        // Indices are sorted, not the layers, and the layers are read in place: copying whole
+        // layers (strings, an entry, memory) cost more than everything else per report.
+        let orders = layers.map(\.order)
+        let ranking = layers.indices.sorted { orders[$0] < orders[$1] }
         // The set of sending layers, as sorted names (a resolution change may reorder layers).
-        let sendingLayers = sorted.map { $0.entry.rid ?? $0.entry.id }.sorted()
-        let limitations = sorted.map(\.limitation)
+        var sendingLayers: [String] = [], limitations: [String] = [], orderedLayers: [PublisherVideoLayerStats] = []
+        sendingLayers.reserveCapacity(layers.count)
+        limitations.reserveCapacity(layers.count)
+        orderedLayers.reserveCapacity(layers.count)
+        for index in ranking {
+            sendingLayers.append(layers[index].entry.rid ?? layers[index].entry.id)
+            limitations.append(layers[index].limitation)
+        }
+        sendingLayers.sort()
         let layersChanged = !previousSendingLayers.isEmpty && sendingLayers != previousSendingLayers
         previousSendingLayers = sendingLayers
-        let orderedLayers = sorted.map { layer in
-            var stats = layer.stats
-            stats.qualityLimitationReason = Self.limitationReason(layer.entry, previous: layer.previous, layersChanged: layersChanged)
-            return stats
+        for index in ranking {
+            var stats = layers[index].stats
+            stats.qualityLimitationReason = Self.limitationReason(layers[index].entry, previous: layers[index].previous, layersChanged: layersChanged)
+            orderedLayers.append(stats)
         }
 
         let estimate = report.selectedCandidatePair?.availableOutgoingBitrate
