@@ -29,7 +29,7 @@ let package = Package(
             name: "ObservabilityTests",
             dependencies: ["Observability", "RTCStats", "CallScopeTestSupport"]
         ),
-        .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames"]),
+        .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "RTCStats", "CallScopeTestSupport"]),
     ]
 )
 

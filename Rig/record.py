@@ -24,6 +24,7 @@ and iptables rule it made is deleted; stale ones from an interrupted run are rem
 from __future__ import annotations
 
 import argparse
+import base64
 import contextlib
 import gzip
 import http.server
@@ -509,6 +510,9 @@ class Peer:
             "--disable-features=WebRtcHideLocalIpsWithMdns,MediaRouter,OptimizationHints,Translate",
             "--window-size=1280,900",
         ]
+        if self.rig.args.camera_file and self.name == "publisher":
+            # A Y4M (or MJPEG) file as the camera, looped, instead of Chromium's test pattern.
+            args.append(f"--use-file-for-fake-video-capture={os.path.abspath(self.rig.args.camera_file)}")
         if self.netns is None:
             args.append("--allow-loopback-in-peer-connection")
         else:
@@ -562,6 +566,12 @@ class Peer:
             "const d=arguments[arguments.length-1];"
             "if(!window.callscope){d({phase:'no-page'});return;}"
             "window.callscope.quick().then(d,e=>d({phase:'quick-error',error:String(e)}));", timeout=10) or {}
+
+    def capture_frames(self, count: int, substream: int, width: int, height: int) -> dict:
+        return self.wd.execute_async(
+            "const [n,s,w,h,d]=arguments;"
+            "window.callscope.captureFrames(n,s,w,h).then(d,e=>d({error:String(e)}));",
+            [count, substream, width, height], timeout=60) or {}
 
     def state(self) -> dict:
         return self.wd.execute("return window.callscope ? window.callscope.state : {phase: 'no-page'};") or {}
@@ -716,7 +726,7 @@ class Rig:
             "interval_ms": 1000, "seconds": seconds,
             "topology": "publisher -> janus videoroom -> subscriber",
             "network": "netns-veth" if use_netns else "loopback",
-            "video": {"codec": "VP8", "source": "chromium fake capture device", "top_layer": f"{w}x{h}",
+            "video": {"codec": "VP8", "source": ("file " + os.path.basename(a.camera_file)) if a.camera_file else "chromium fake capture device", "top_layer": f"{w}x{h}",
                       "fps": a.fps, "simulcast": {"rids": ["q", "h", "f"], "scaleResolutionDownBy": [4, 2, 1],
                                                   "maxBitrate": [int(x) for x in a.bitrates.split(",")]},
                       "subscriber_substream": 2},
@@ -782,6 +792,8 @@ class Rig:
             self.impair.remove(idx)
             self.add_event("rig", "impairment-end", dict(st, index=idx))
         self.impair.clear()
+        if a.frames:
+            self.write_frames(sub)
         for name, peer in self.peers.items():
             with contextlib.suppress(Exception):
                 st = peer.state()
@@ -890,6 +902,45 @@ class Rig:
         self.internals_window = nw["handle"]
         wd.call("POST", wd.s("/window"), {"handle": peer.main_window})
         log(f"webrtc-internals open in a second window of the {peer.name} browser")
+
+    def write_frames(self, sub: Peer) -> None:
+        """Writes --frames-count frames the subscriber decoded, of simulcast layer
+        --frames-substream, as YUV4MPEG2 (gzip when the name ends in .gz, like `gzip -9 -n`).
+        The frames are WebCodecs copies of what libwebrtc's decoder output: I420 planes, packed."""
+        a = self.args
+        scale = 4 >> a.frames_substream             # layers q, h, f = top size / 4, / 2, / 1
+        width, height = a.width // scale, a.height // scale
+        sub.wd.set_timeouts(script_ms=60000)
+        got = sub.capture_frames(a.frames_count, a.frames_substream, width, height)
+        sub.wd.set_timeouts(script_ms=20000)
+        if got.get("error") or got.get("format") != "I420":
+            raise RigError(f"frame capture failed: {got.get('error') or 'format ' + str(got.get('format'))}")
+        space = got.get("colorSpace") or {}
+        full = space.get("fullRange") is True
+        # Y4M has no matrix field: keep WebCodecs' matrix as an X parameter (readers ignore it).
+        # The header stays short: ffmpeg refuses Y4M headers over 128 bytes.
+        extras = [f"XCOLORRANGE={'FULL' if full else 'LIMITED'}"]
+        if space.get("matrix"):
+            extras.append(f"XWEBCODECS_MATRIX={space['matrix']}")
+        header = f"YUV4MPEG2 W{got['width']} H{got['height']} F{a.fps}:1 Ip A1:1 C420jpeg {' '.join(extras)}\n"
+        frame_bytes = got["width"] * got["height"] + 2 * ((got["width"] + 1) // 2) * ((got["height"] + 1) // 2)
+        body = bytearray(header.encode("ascii"))
+        for text in got["frames"]:
+            data = base64.b64decode(text)
+            if len(data) != frame_bytes:
+                raise RigError(f"captured frame has {len(data)} bytes, I420 {got['width']}x{got['height']} needs {frame_bytes}")
+            body += b"FRAME\n" + data
+        out = a.frames
+        if out.endswith(".gz"):
+            with open(out + ".part", "wb") as raw, \
+                    gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=raw, mtime=0) as f:
+                f.write(bytes(body))
+        else:
+            with open(out + ".part", "wb") as f:
+                f.write(bytes(body))
+        os.replace(out + ".part", out)
+        log(f"frames -> {out}: {len(got['frames'])} decoded frames {got['width']}x{got['height']} I420, "
+            f"colour space {space}, timestamps {got.get('timestamps')}")
 
     def dump_internals(self, peer: Peer) -> None:
         wd = peer.wd
@@ -1028,6 +1079,11 @@ def main() -> int:
     ap.add_argument("--internals-peer", choices=["publisher", "subscriber"], default="publisher",
                     help="whose browser the webrtc-internals dump is taken from (default publisher)")
     ap.add_argument("--internals-at", type=int, default=20, help="second at which to take the dump")
+    ap.add_argument("--camera-file", help="publisher camera: a Y4M/MJPEG file (sized --width x --height), looped")
+    ap.add_argument("--frames", help="also save decoded subscriber frames here as Y4M (.gz: gzip -9 -n)")
+    ap.add_argument("--frames-count", type=int, default=8, help="how many consecutive frames --frames saves")
+    ap.add_argument("--frames-substream", type=int, choices=[0, 1, 2], default=0,
+                    help="simulcast layer the subscriber switches to for --frames (0 = lowest)")
     ap.add_argument("--cleanup-only", action="store_true",
                     help="only end the processes and delete the network objects a killed earlier run left, then exit")
     ap.add_argument("--warmup-aob", type=int, default=2_400_000,

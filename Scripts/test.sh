@@ -29,5 +29,9 @@ swift build -Xswiftc -warnings-as-errors
 swift test -Xswiftc -warnings-as-errors
 # The README's main job must work on the shipped recording.
 swift run callscope replay >/dev/null
+frames_out="$(mktemp)"
+swift run callscope frames convert Recordings/frames/astronaut-vp8-240x135.y4m.gz --to bgra -o "$frames_out"
+test "$(stat -c %s "$frames_out")" -eq $((4 * 240 * 135 * 4))    # 4 frames of 240x135 BGRA
+rm -f "$frames_out"
 # A real call through the rig: the engine must see a publisher uplink cap (see Rig/README.md).
 bash Rig/ci_smoke.sh

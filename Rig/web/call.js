@@ -362,6 +362,40 @@ window.callscope = {
     return out;
   },
   setSubstream,
+  // Subscriber: switches to `substream`, waits until the decoded frames have that layer's size
+  // (`width` x `height`), then copies `count` consecutive decoded frames out of the video element
+  // (WebCodecs VideoFrame.copyTo: the decoder's own planes, tightly packed). Returns
+  // {format, width, height, colorSpace, timestamps, frames: [base64...]}.
+  async captureFrames(count, substream, width, height) {
+    const video = document.getElementById('remote');
+    await setSubstream(substream, 2);
+    const nextFrame = () => new Promise(resolve => video.requestVideoFrameCallback(() => resolve()));
+    const deadline = Date.now() + 20000;
+    while (video.videoWidth !== width || video.videoHeight !== height) {
+      if (Date.now() > deadline) throw new Error(`decoded size stayed ${video.videoWidth}x${video.videoHeight}, wanted ${width}x${height}`);
+      await nextFrame();
+    }
+    const out = { frames: [], timestamps: [] };
+    while (out.frames.length < count) {
+      await nextFrame();
+      const frame = new VideoFrame(video);
+      try {
+        if (frame.codedWidth !== width || frame.codedHeight !== height) continue;
+        out.format = frame.format;
+        out.width = frame.codedWidth; out.height = frame.codedHeight;
+        out.colorSpace = frame.colorSpace.toJSON();
+        const bytes = new Uint8Array(frame.allocationSize());
+        await frame.copyTo(bytes);
+        let text = '';
+        for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+        out.frames.push(btoa(text));
+        out.timestamps.push(frame.timestamp);
+      } finally {
+        frame.close();
+      }
+    }
+    return out;
+  },
   async hangup() {
     polling = false;
     for (const pc of pcs.values()) pc.close();

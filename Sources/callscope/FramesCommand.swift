@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RTCStats
 import VideoFrames
 
 /// `callscope frames`: converts Y4M clips to raw BGRA / NV12, and benchmarks the converters
@@ -38,7 +39,7 @@ struct FramesCommand {
                     input = argument
                 }
             }
-            guard let input else { throw UsageError("frames convert needs an input .y4m file") }
+            guard let input else { throw UsageError("frames convert needs an input .y4m (or .y4m.gz) file") }
             guard let format else { throw UsageError("frames convert needs --to bgra|nv12") }
             guard let output else { throw UsageError("frames convert needs -o OUT") }
             action = .convert(input: input, output: output, to: format, matrix: matrix, range: range)
@@ -68,10 +69,21 @@ struct FramesCommand {
 
     // MARK: Convert
 
-    /// Converts every frame of a Y4M file and writes them back to back, without padding.
-    /// Frames before a truncation are written; the truncation is then reported as an error.
+    /// Converts every frame of a Y4M file (gzip-compressed when its name ends in `.gz`) and
+    /// writes them back to back, without padding. Frames before a truncation are written; the
+    /// truncation is then reported as an error.
     func convert(input: String, output: String, to format: PixelFormat, matrix: ColorMatrix, range: ColorRange?) throws {
-        var reader = try Y4MReader(path: input)
+        if input.hasSuffix(".gz") {
+            guard let data = FileManager.default.contents(atPath: input) else { throw VideoFrameError(.io, "cannot read \(input)") }
+            var reader = try Y4MReader(bytes: Gzip.decompress([UInt8](data)))
+            try convert(&reader, output: output, to: format, matrix: matrix, range: range)
+        } else {
+            var reader = try Y4MReader(path: input)
+            try convert(&reader, output: output, to: format, matrix: matrix, range: range)
+        }
+    }
+
+    func convert<Source: ByteSource>(_ reader: inout Y4MReader<Source>, output: String, to format: PixelFormat, matrix: ColorMatrix, range: ColorRange?) throws {
         let header = reader.header
         let space = YUVColorSpace(matrix: matrix, range: range ?? header.colorRange ?? .limited)
         let converter = FrameConverter(colorSpace: space, parallelism: .automatic)

@@ -23,12 +23,12 @@ enum Usage {
           seconds whose degradation source and reason match, the detection delay after each
           impairment onset, and condition events per minute under steady impairment.
 
-      callscope bench [--json] [--iterations N]
+      callscope bench [--json] [--seconds S]
           Microseconds per report for parsing and for the engine, on realistic reports of about
           20, 100 and 300 entries and on a recording replay, beside the JSONSerialization floor
           measured in the same run.
 
-      callscope frames convert IN.y4m --to bgra|nv12 [--matrix bt601|bt709] [--range limited|full] -o OUT
+      callscope frames convert IN.y4m[.gz] --to bgra|nv12 [--matrix bt601|bt709] [--range limited|full] -o OUT
           Converts every frame of a YUV4MPEG2 (4:2:0) clip and writes the frames back to back,
           without padding. --matrix defaults to bt601; --range to the clip's XCOLORRANGE, else
           limited. Frames before a truncation are written, then the truncation is reported.
@@ -36,7 +36,8 @@ enum Usage {
       callscope frames bench [--json] [--seconds S]
           ms per frame of I420 → BGRA and NV12 → BGRA at 720p and 1080p: ours on one thread
           and on all cores, libyuv (when installed) and a memcpy of the output, in one run,
-          with cached ("hot") and streaming frames.
+          with cached ("hot") and streaming frames; libyuv also restricted to its 128-bit code,
+          the vector width our kernels are compiled for.
 
       callscope help
           This text.
