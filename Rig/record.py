@@ -925,11 +925,13 @@ class Rig:
         header = f"YUV4MPEG2 W{got['width']} H{got['height']} F{a.fps}:1 Ip A1:1 C420jpeg {' '.join(extras)}\n"
         frame_bytes = got["width"] * got["height"] + 2 * ((got["width"] + 1) // 2) * ((got["height"] + 1) // 2)
         body = bytearray(header.encode("ascii"))
-        for text in got["frames"]:
+        rtp = got.get("rtpTimestamps") or [None] * len(got["frames"])
+        for text, timestamp in zip(got["frames"], rtp):
             data = base64.b64decode(text)
             if len(data) != frame_bytes:
                 raise RigError(f"captured frame has {len(data)} bytes, I420 {got['width']}x{got['height']} needs {frame_bytes}")
-            body += b"FRAME\n" + data
+            # The frame's 90 kHz RTP timestamp, as a frame parameter (ffmpeg and others skip it).
+            body += (f"FRAME XRTP={timestamp}\n" if timestamp is not None else "FRAME\n").encode("ascii") + data
         out = a.frames
         if out.endswith(".gz"):
             with open(out + ".part", "wb") as raw, \
@@ -940,7 +942,7 @@ class Rig:
                 f.write(bytes(body))
         os.replace(out + ".part", out)
         log(f"frames -> {out}: {len(got['frames'])} decoded frames {got['width']}x{got['height']} I420, "
-            f"colour space {space}, timestamps {got.get('timestamps')}")
+            f"colour space {space}, RTP timestamps {got.get('rtpTimestamps')}")
 
     def dump_internals(self, peer: Peer) -> None:
         wd = peer.wd

@@ -365,19 +365,20 @@ window.callscope = {
   // Subscriber: switches to `substream`, waits until the decoded frames have that layer's size
   // (`width` x `height`), then copies `count` consecutive decoded frames out of the video element
   // (WebCodecs VideoFrame.copyTo: the decoder's own planes, tightly packed). Returns
-  // {format, width, height, colorSpace, timestamps, frames: [base64...]}.
+  // {format, width, height, colorSpace, timestamps, rtpTimestamps (90 kHz, from
+  // requestVideoFrameCallback), frames: [base64...]}.
   async captureFrames(count, substream, width, height) {
     const video = document.getElementById('remote');
     await setSubstream(substream, 2);
-    const nextFrame = () => new Promise(resolve => video.requestVideoFrameCallback(() => resolve()));
+    const nextFrame = () => new Promise(resolve => video.requestVideoFrameCallback((now, metadata) => resolve(metadata)));
     const deadline = Date.now() + 20000;
     while (video.videoWidth !== width || video.videoHeight !== height) {
       if (Date.now() > deadline) throw new Error(`decoded size stayed ${video.videoWidth}x${video.videoHeight}, wanted ${width}x${height}`);
       await nextFrame();
     }
-    const out = { frames: [], timestamps: [] };
+    const out = { frames: [], timestamps: [], rtpTimestamps: [] };
     while (out.frames.length < count) {
-      await nextFrame();
+      const metadata = await nextFrame();
       const frame = new VideoFrame(video);
       try {
         if (frame.codedWidth !== width || frame.codedHeight !== height) continue;
@@ -390,6 +391,7 @@ window.callscope = {
         for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
         out.frames.push(btoa(text));
         out.timestamps.push(frame.timestamp);
+        out.rtpTimestamps.push(metadata.rtpTimestamp === undefined ? null : metadata.rtpTimestamp);
       } finally {
         frame.close();
       }

@@ -75,6 +75,23 @@ struct RealFramesTests {
         #expect(colours.count >= (file.name.hasPrefix("astronaut") ? 5000 : 20), "\(colours.count) colours")
     }
 
+    @Test("each frame carries its RTP timestamp; the presentation clock spaces them as RTP did", arguments: files)
+    func presentationTimes(file: (name: String, frames: Int)) throws {
+        let url = Synthetic.repositoryRoot().appendingPathComponent("Recordings/frames/" + file.name)
+        let text = String(decoding: try Gzip.decompress([UInt8](Data(contentsOf: url))), as: UTF8.self)
+        // The timestamps as written, read straight from the text.
+        let written = text.components(separatedBy: "FRAME XRTP=").dropFirst().map { UInt32($0.prefix { $0.isNumber })! }
+        let frames = try Self.read(file.name).frames
+        #expect(frames.map(\.timestamp) == written)
+        // Real RTP: not the header's even 30 fps spacing (3 000 ticks).
+        #expect(Set(zip(written.dropFirst(), written).map { $0 &- $1 }) != [3_000])
+        var clock = PresentationClock()
+        let times = frames.map { clock.presentationTime(for: $0.timestamp) }
+        #expect(times.map(\.value) == written.map { Int64($0 &- written[0]) })
+        #expect(times.map(\.kind) == [.first] + Array(repeating: .regular, count: frames.count - 1))
+        #expect(times.allSatisfy { $0.timescale == 90_000 })
+    }
+
     @Test("libyuv converts the same frames within its documented error",
           .enabled(if: LibYUV.shared != nil, "libyuv is not installed (apt-get install libyuv0): comparison not run"), arguments: files)
     func againstLibYUV(file: (name: String, frames: Int)) throws {

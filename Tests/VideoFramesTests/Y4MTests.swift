@@ -120,6 +120,32 @@ struct Y4MTests {
         #expect(Self.code { try bgra.withFrame { try writer.append($0, to: &output) } } == .sizeMismatch)
     }
 
+    @Test("a frame line's XRTP= is the frame's timestamp; other frame parameters are skipped")
+    func rtpTimestampParameter() throws {
+        // 2x2 I420: 4 + 1 + 1 bytes per frame; 25 fps gives 3 600 ticks per frame without XRTP.
+        let frame = [UInt8](repeating: 128, count: 6)
+        var stream = Array("YUV4MPEG2 W2 H2 F25:1 C420jpeg\n".utf8)
+        for line in ["FRAME XRTP=4294967295", "FRAME Ixyz XRTP=5", "FRAME"] { stream += Array((line + "\n").utf8) + frame }
+        var reader = try Y4MReader(bytes: stream)
+        #expect(try reader.nextFrame()?.timestamp == 4_294_967_295)
+        #expect(try reader.nextFrame()?.timestamp == 5)
+        #expect(try reader.nextFrame()?.timestamp == 2 * 3_600)
+        #expect(try reader.nextFrame() == nil)
+    }
+
+    @Test("a malformed XRTP= is refused, naming the frame", arguments: ["XRTP=", "XRTP=-1", "XRTP=4294967296", "XRTP=12a"])
+    func malformedRTPTimestamp(parameter: String) throws {
+        let stream = Array("YUV4MPEG2 W2 H2 F25:1\nFRAME\n".utf8) + [UInt8](repeating: 0, count: 6) + Array("FRAME \(parameter)\n".utf8) + [UInt8](repeating: 0, count: 6)
+        var reader = try Y4MReader(bytes: stream)
+        _ = try reader.nextFrame()
+        do {
+            _ = try reader.nextFrame()
+            Issue.record("expected an error for \(parameter)")
+        } catch let error as VideoFrameError {
+            #expect(error.code == .invalidHeader && error.frameIndex == 1 && error.message.contains("XRTP"))
+        }
+    }
+
     @Test("timestamps wrap at 2³² like RTP")
     func timestampWrap() {
         let header = Y4MHeader(width: 2, height: 2, frameRate: (1, 1))

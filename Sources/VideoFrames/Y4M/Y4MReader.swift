@@ -1,7 +1,9 @@
 /// Reads a YUV4MPEG2 (`.y4m`) stream frame by frame: a real frame source that works on any
 /// machine (`ffmpeg -i clip.mp4 -pix_fmt yuv420p clip.y4m` makes one).
 ///
-/// Frames are I420 with 90 kHz timestamps derived from the header's frame rate. A stream that
+/// Frames are I420 with 90 kHz timestamps: a frame line's `XRTP=` parameter when it has one
+/// (`FRAME XRTP=408500`, what `Rig/record.py --frames` writes: the RTP timestamp of the decoded
+/// frame), otherwise derived from the header's frame rate. A stream that
 /// ends inside a frame throws ``VideoFrameError/Code/truncated`` from the read of that frame;
 /// every frame before it was returned normally.
 ///
@@ -44,6 +46,7 @@ public struct Y4MReader<Source: ByteSource> {
         guard line.starts(with: Array("FRAME".utf8)) else {
             throw VideoFrameError(.invalidHeader, "expected a FRAME line, found '\(String(decoding: line.prefix(16), as: UTF8.self))'", frameIndex: index)
         }
+        let timestamp = try Self.rtpTimestamp(inFrameLine: line, index: index) ?? header.timestamp(ofFrame: index)
         let needed = header.frameByteCount
         if buffer.format != .i420 || buffer.width != header.width || buffer.height != header.height || buffer.storage.count != needed {
             buffer = try VideoFrameBuffer(format: .i420, width: header.width, height: header.height)
@@ -52,9 +55,21 @@ public struct Y4MReader<Source: ByteSource> {
         guard got == needed else {
             throw VideoFrameError(.truncated, "the stream ends inside the frame: \(got) of its \(needed) bytes are present; the \(index) frames before it are complete", frameIndex: index)
         }
-        buffer.timestamp = header.timestamp(ofFrame: index)
+        buffer.timestamp = timestamp
         framesRead += 1
         return true
+    }
+
+    /// The `XRTP=` parameter of a frame line, `nil` when it has none.
+    static func rtpTimestamp(inFrameLine line: some Collection<UInt8>, index: Int) throws -> UInt32? {
+        for parameter in line.split(separator: UInt8(ascii: " ")).dropFirst() where parameter.starts(with: Array("XRTP=".utf8)) {
+            let text = String(decoding: parameter.dropFirst(5), as: UTF8.self)
+            guard let value = UInt32(text) else {
+                throw VideoFrameError(.invalidHeader, "frame \(index): XRTP='\(text.prefix(16))' is not a 32-bit RTP timestamp", frameIndex: index)
+            }
+            return value
+        }
+        return nil
     }
 }
 
