@@ -132,7 +132,7 @@ public struct PublisherLinkTracker: Sendable {
             }
             memory.codecID = entry.codecID
             memory.resolutionChanges = entry.qualityLimitationResolutionChanges
-            let remote = digest.remoteInboundByLocalID[entry.id]
+            let remote = digest.remoteInbound[position]
             if entry.active != false, let target = entry.value(.targetBitrate)?.number, target.isFinite, target > 0 { targetTotal += target }
             if let rtt = remote?.roundTripTime, rtt.isFinite, rtt >= 0 { roundTrip = max(roundTrip ?? 0, rtt * 1000) }
             switch entry.mediaKind {
