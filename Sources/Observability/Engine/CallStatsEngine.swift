@@ -125,7 +125,7 @@ public struct CallStatsEngine: Sendable {
             }
         }
 
-        let streams = StreamDemultiplexer.streams(in: report, inbound: digest.inbound, defaultStreamID: "")
+        let streams = StreamDemultiplexer.streams(in: digest, defaultStreamID: "")
         guard !streams.isEmpty else { return callbacks }
         let estimate = downlinkEstimate(report, key: PeerKey(peer: sample.peer, name: sample.peerConnection))
         for (streamID, entries) in streams {

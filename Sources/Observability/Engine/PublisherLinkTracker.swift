@@ -104,7 +104,7 @@ public struct PublisherLinkTracker: Sendable {
     }
 
     mutating func ingest(_ report: StatsReport, digest: ReportDigest, peerConnection: String) -> PublisherLinkUpdate? {
-        guard let time = report.timestamp else { return nil }
+        guard let time = digest.time else { return nil }
         // Taken out of the dictionary while it changes, so its dictionaries are not copied.
         var connection = connections.removeValue(forKey: peerConnection) ?? ConnectionMemory()
         guard time > connection.reportTime else {

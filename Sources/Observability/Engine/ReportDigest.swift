@@ -1,24 +1,45 @@
 import RTCStats
 
-/// The entries of one report the engine needs, sorted out in a single pass.
+/// The entries of one report the engine needs, sorted out in a single pass (the engine never
+/// scans the whole report again).
 struct ReportDigest {
     var outbound: [StatsEntry] = []
     var inbound: [StatsEntry] = []
     /// The `remote-inbound-rtp` entry describing `outbound[i]`, at index `i` (`nil` when none).
     var remoteInbound: [StatsEntry?] = []
+    /// Legacy `stream` entries (old Chrome, Safari), which group tracks into streams.
+    var legacyStreams: [StatsEntry] = []
+    /// The latest entry timestamp (``StatsReport/timestamp``), worked out once.
+    var time: Double?
 
     init(_ report: StatsReport) {
+        // Counted first so every array is allocated once, at its size.
+        time = report.timestamp
+        var (outboundCount, inboundCount, remoteCount, streamCount) = (0, 0, 0, 0)
+        for entry in report.entries {
+            switch entry.knownType {
+            case .outboundRTP?: outboundCount += 1
+            case .inboundRTP?: inboundCount += 1
+            case .remoteInboundRTP?: remoteCount += 1
+            case .stream?: streamCount += 1
+            default: continue
+            }
+        }
+        outbound.reserveCapacity(outboundCount)
+        inbound.reserveCapacity(inboundCount)
+        legacyStreams.reserveCapacity(streamCount)
         var remotes: [StatsEntry] = []
+        remotes.reserveCapacity(remoteCount)
         for entry in report.entries {
             switch entry.knownType {
             case .outboundRTP?: outbound.append(entry)
             case .inboundRTP?: inbound.append(entry)
             case .remoteInboundRTP?: remotes.append(entry)
+            case .stream?: legacyStreams.append(entry)
             default: continue
             }
         }
         remoteInbound = Array(repeating: nil, count: outbound.count)
-        guard !remotes.isEmpty else { return }
         // Matched by `localId`, else by SSRC. Browsers list remote-inbound entries in their
         // senders' order, so the outbound entry at the same position is tried first: a string
         // comparison or two per sender instead of hashing every id into a dictionary.

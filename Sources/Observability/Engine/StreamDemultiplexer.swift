@@ -15,16 +15,16 @@ import RTCStats
 public enum StreamDemultiplexer {
     /// The streams of `report`, ordered by their first receiver's position in the report.
     public static func streams(in report: StatsReport, defaultStreamID: String) -> [(id: String, entries: SubscriberStreamEntries)] {
-        streams(in: report, inbound: ReportDigest(report).inbound, defaultStreamID: defaultStreamID)
+        streams(in: ReportDigest(report), defaultStreamID: defaultStreamID)
     }
 
-    static func streams(in report: StatsReport, inbound allInbound: [StatsEntry], defaultStreamID: String) -> [(id: String, entries: SubscriberStreamEntries)] {
-        let inbound = allInbound.filter { $0.mediaKind == "video" || $0.mediaKind == "audio" }
+    static func streams(in digest: ReportDigest, defaultStreamID: String) -> [(id: String, entries: SubscriberStreamEntries)] {
+        let inbound = digest.inbound.filter { $0.mediaKind == "video" || $0.mediaKind == "audio" }
         guard !inbound.isEmpty else { return [] }
         let videos = inbound.filter { $0.mediaKind == "video" }
         let audios = inbound.filter { $0.mediaKind == "audio" }
 
-        if let legacy = legacyStreams(report, inbound: inbound) { return legacy }
+        if let legacy = legacyStreams(digest.legacyStreams, inbound: inbound) { return legacy }
         if videos.count <= 1, audios.count <= 1 {
             return [(defaultStreamID, SubscriberStreamEntries(video: videos.first, audio: audios.first))]
         }
@@ -54,9 +54,10 @@ public enum StreamDemultiplexer {
         return entry.trackIdentifier ?? entry.id
     }
 
-    private static func legacyStreams(_ report: StatsReport, inbound: [StatsEntry]) -> [(id: String, entries: SubscriberStreamEntries)]? {
+    private static func legacyStreams(_ streams: [StatsEntry], inbound: [StatsEntry]) -> [(id: String, entries: SubscriberStreamEntries)]? {
+        guard !streams.isEmpty else { return nil }
         var streamByTrack: [String: String] = [:]
-        for stream in report.entries(ofType: .stream) {
+        for stream in streams {
             guard let identifier = stream.value(.streamIdentifier)?.string, let tracks = stream.value(.trackIds)?.array else { continue }
             for track in tracks.compactMap(\.string) { streamByTrack[track] = identifier }
         }
