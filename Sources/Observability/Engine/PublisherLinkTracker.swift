@@ -69,8 +69,7 @@ public struct PublisherLinkTracker: Sendable {
         var remoteLost = EntryMemory<Double?>()
     }
 
-    /// A sending layer before the layer set is known (a struct, not a tuple: sorting tuples
-    /// goes through unspecialised runtime copies).
+    /// A sending layer before the layer set is known (ordered by index afterwards, never moved).
     private struct PendingLayer {
         var order: LayerOrder
         var stats: PublisherVideoLayerStats

@@ -10,11 +10,11 @@
 // Exceptions, on x86-64: the saturating packs and the pairwise multiply-add call SSE2's
 // `packuswb`/`packssdw` and `pmaddwd` through Clang's intrinsics module. Written per lane, LLVM
 // folds the 16-bit pack's min/max/truncate into the shuffles around it and rebuilds the BGRA
-// interleave from 20 shuffles instead of 17, measured 10 % slower (`callscope frames bench`,
-// I420 → BGRA 720p: 0.250 → 0.225 ms), and it left half of BGRA → I420's chroma multiply-adds
-// scalar (720p: 1.06 → 0.37 ms). SSE2 is the x86-64 baseline,
-// so the intrinsic inlines into a single instruction with no compiler flags; the SSSE3 and AVX2
-// intrinsics do not (Swift cannot compile a function for a wider ISA than the module's).
+// interleave from 20 shuffles instead of 17, about 8 % slower (`callscope frames bench`, I420 →
+// BGRA 720p, same machine: 0.245 → 0.225 ms), and it left half of BGRA → I420's chroma
+// multiply-adds scalar (720p: 1.06 → 0.37 ms). SSE2 is the x86-64 baseline, so these intrinsics
+// inline into single instructions with no compiler flags; SSSE3 and AVX2 ones cannot be used
+// (Swift 6.3 cannot compile a function for a wider instruction set than the module's).
 //
 // Every function is exact: the kernels' results depend only on Swift's integer semantics (and
 // the documented semantics of `packuswb`, identical to the per-lane code), never on which
