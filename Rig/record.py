@@ -202,6 +202,19 @@ def free_udp_range(count: int = 200) -> tuple[int, int]:
     return 40000, 40000 + count - 1
 
 
+def write_file(path: str, data: bytes) -> None:
+    """Writes `data` to `path` through `path.part` and a rename (never a partial file), compressed
+    like `gzip -9 -n` when the name ends in .gz: no file name, mtime 0, so the same data gives
+    the same bytes."""
+    with open(path + ".part", "wb") as raw:
+        if path.endswith(".gz"):
+            with gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=raw, mtime=0) as f:
+                f.write(data)
+        else:
+            raw.write(data)
+    os.replace(path + ".part", path)
+
+
 def run(cmd: list[str], check: bool = True, timeout: float = 15.0) -> subprocess.CompletedProcess:
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
@@ -933,14 +946,7 @@ class Rig:
             # The frame's 90 kHz RTP timestamp, as a frame parameter (ffmpeg and others skip it).
             body += (f"FRAME XRTP={timestamp}\n" if timestamp is not None else "FRAME\n").encode("ascii") + data
         out = a.frames
-        if out.endswith(".gz"):
-            with open(out + ".part", "wb") as raw, \
-                    gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=raw, mtime=0) as f:
-                f.write(bytes(body))
-        else:
-            with open(out + ".part", "wb") as f:
-                f.write(bytes(body))
-        os.replace(out + ".part", out)
+        write_file(out, bytes(body))
         log(f"frames -> {out}: {len(got['frames'])} decoded frames {got['width']}x{got['height']} I420, "
             f"colour space {space}, RTP timestamps {got.get('rtpTimestamps')}")
 
@@ -956,15 +962,7 @@ class Rig:
             text = json.dumps(data)
             if len(text) > 300_000 and not out.endswith(".gz"):
                 out = out + ".gz"
-            if out.endswith(".gz"):
-                # like `gzip -9 -n`: no file name, mtime 0 (reproducible bytes for the same JSON)
-                with open(out + ".part", "wb") as raw, \
-                        gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=raw, mtime=0) as f:
-                    f.write(text.encode("utf-8"))
-            else:
-                with open(out + ".part", "w") as f:
-                    f.write(text)
-            os.replace(out + ".part", out)
+            write_file(out, text.encode("utf-8"))
             log(f"webrtc-internals dump -> {out} ({len(text)} chars json)")
         except Exception as e:
             log(f"webrtc-internals dump failed: {e}")
