@@ -13,9 +13,18 @@ import Testing
 struct RealFramesTests {
     static let files: [(name: String, frames: Int)] = [("astronaut-vp8-240x135.y4m.gz", 4), ("chromium-pattern-vp8-240x135.y4m.gz", 8)]
 
-    static func read(_ name: String) throws -> (header: Y4MHeader, frames: [VideoFrameBuffer]) {
+    /// The clip's Y4M bytes, decompressed.
+    static func bytes(_ name: String) throws -> [UInt8] {
         let url = Synthetic.repositoryRoot().appendingPathComponent("Recordings/frames/" + name)
-        var reader = try Y4MReader(bytes: Gzip.decompress([UInt8](Data(contentsOf: url))))
+        return try Gzip.decompress([UInt8](Data(contentsOf: url)))
+    }
+
+    static func read(_ name: String) throws -> (header: Y4MHeader, frames: [VideoFrameBuffer]) {
+        try read(bytes(name))
+    }
+
+    static func read(_ bytes: [UInt8]) throws -> (header: Y4MHeader, frames: [VideoFrameBuffer]) {
+        var reader = try Y4MReader(bytes: bytes)
         var frames: [VideoFrameBuffer] = []
         while let frame = try reader.nextFrame() { frames.append(frame) }
         return (reader.header, frames)
@@ -77,11 +86,10 @@ struct RealFramesTests {
 
     @Test("each frame carries its RTP timestamp; the presentation clock spaces them as RTP did", arguments: files)
     func presentationTimes(file: (name: String, frames: Int)) throws {
-        let url = Synthetic.repositoryRoot().appendingPathComponent("Recordings/frames/" + file.name)
-        let text = String(decoding: try Gzip.decompress([UInt8](Data(contentsOf: url))), as: UTF8.self)
+        let bytes = try Self.bytes(file.name)
         // The timestamps as written, read straight from the text.
-        let written = text.components(separatedBy: "FRAME XRTP=").dropFirst().map { UInt32($0.prefix { $0.isNumber })! }
-        let frames = try Self.read(file.name).frames
+        let written = String(decoding: bytes, as: UTF8.self).components(separatedBy: "FRAME XRTP=").dropFirst().map { UInt32($0.prefix { $0.isNumber })! }
+        let frames = try Self.read(bytes).frames
         #expect(frames.map(\.timestamp) == written)
         // Real RTP: not the header's even 30 fps spacing (3 000 ticks).
         #expect(Set(zip(written.dropFirst(), written).map { $0 &- $1 }) != [3_000])
