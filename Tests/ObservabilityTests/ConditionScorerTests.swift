@@ -1,5 +1,5 @@
 import CallScopeTestSupport
-import Observability
+@testable import Observability
 import Testing
 
 @Suite struct ConditionScorerTests {

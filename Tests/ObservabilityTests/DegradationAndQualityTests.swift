@@ -1,4 +1,4 @@
-import Observability
+@testable import Observability
 import Testing
 
 @Suite struct DegradationAndQualityTests {

@@ -28,34 +28,46 @@ public struct ConditionSample: Sendable, Hashable {
     }
 }
 
+/// An adopted network condition and what set it: the level ``Hysteresis`` works on.
+struct ConditionLevel: HysteresisLevel {
+    var condition: NetworkCondition
+    var reason: NetworkConditionReason
+
+    /// A lower level, or the same level for another reason, is a change for the worse.
+    func isWorse(than adopted: ConditionLevel) -> Bool {
+        condition < adopted.condition || (condition == adopted.condition && reason != adopted.reason)
+    }
+
+    var adoptsImmediately: Bool { condition == .critical }
+}
+
 /// The network condition of one transport as a value-type state machine: a sample in, the
-/// actions out. Anti-flapping: a worse level is adopted after `degradeAfter` consecutive worse
-/// samples (`critical` at once), a better one after `recoverAfter` consecutive better samples;
-/// a change is reported only when the adopted level or reason changes.
-public struct ConditionScorer: Sendable {
-    /// What the caller should do after a sample.
-    public enum Action: Sendable, Hashable {
+/// actions out. Each sample is classified by the thresholds, then ``Hysteresis`` decides
+/// (a worse level after `degradeAfter` samples, `critical` at once, a better one after
+/// `recoverAfter`); a change is reported only when the adopted level or reason changes.
+struct ConditionScorer: Sendable {
+    /// What the caller does after a sample.
+    enum Action: Sendable, Hashable {
         /// The adopted condition or reason changed: fire `networkConditionChanged`.
         case conditionChanged(NetworkCondition, NetworkConditionReason)
     }
 
-    /// The thresholds.
-    public let thresholds: ConditionThresholds
-    /// The adopted condition.
-    public private(set) var condition: NetworkCondition = .unknown
-    /// What set the adopted condition.
-    public private(set) var reason: NetworkConditionReason = .unknown
+    let thresholds: ConditionThresholds
+    private var hysteresis: Hysteresis<ConditionLevel>
     private var mediaSamples = 0
-    private var pending: (condition: NetworkCondition, reason: NetworkConditionReason)?
-    private var pendingCount = 0
 
-    /// Creates a scorer.
-    public init(thresholds: ConditionThresholds = .init()) {
+    init(thresholds: ConditionThresholds = .init()) {
         self.thresholds = thresholds
+        hysteresis = Hysteresis(degradeAfter: thresholds.degradeAfter, recoverAfter: thresholds.recoverAfter)
     }
 
+    /// The adopted condition (`unknown` until enough samples with media).
+    var condition: NetworkCondition { hysteresis.adopted?.condition ?? .unknown }
+    /// What set the adopted condition.
+    var reason: NetworkConditionReason { hysteresis.adopted?.reason ?? .unknown }
+
     /// The instantaneous level and reason of one sample, without anti-flapping.
-    public func classify(_ sample: ConditionSample) -> (NetworkCondition, NetworkConditionReason) {
+    func classify(_ sample: ConditionSample) -> (NetworkCondition, NetworkConditionReason) {
         // Non-finite inputs are unknown inputs, never a level.
         let lossLevel = sample.lossFraction.flatMap { $0.isFinite ? thresholds.level(forLoss: max(0, $0)) : nil }
         let estimate = sample.estimate.flatMap { $0.isFinite ? $0 : nil }
@@ -82,43 +94,17 @@ public struct ConditionScorer: Sendable {
     }
 
     /// Feeds one sample; returns what to do.
-    public mutating func receive(_ sample: ConditionSample) -> [Action] {
+    mutating func receive(_ sample: ConditionSample) -> [Action] {
         if sample.hasMedia { mediaSamples += 1 }
         let (level, cause) = classify(sample)
         guard mediaSamples >= thresholds.samplesBeforeKnown, level != .unknown else {
-            pending = nil
-            pendingCount = 0
+            hysteresis.resetPending()
             return []
         }
-        if condition == .unknown {
-            return adopt(level, cause)
+        return hysteresis.receive(ConditionLevel(condition: level, reason: cause)).map { action in
+            switch action {
+            case .adopt(let adopted): .conditionChanged(adopted.condition, adopted.reason)
+            }
         }
-        if level == condition, cause == reason {
-            pending = nil
-            pendingCount = 0
-            return []
-        }
-        let worse = level < condition || (level == condition && cause != reason)
-        if let current = pending, (current.condition < condition || (current.condition == condition && current.reason != reason)) == worse {
-            pendingCount += 1
-        } else {
-            pendingCount = 1
-        }
-        pending = (level, cause)
-        if worse {
-            if level == .critical || pendingCount >= thresholds.degradeAfter { return adopt(level, cause) }
-        } else if pendingCount >= thresholds.recoverAfter {
-            return adopt(level, cause)
-        }
-        return []
-    }
-
-    private mutating func adopt(_ level: NetworkCondition, _ cause: NetworkConditionReason) -> [Action] {
-        pending = nil
-        pendingCount = 0
-        guard level != condition || cause != reason else { return [] }
-        condition = level
-        reason = cause
-        return [.conditionChanged(level, cause)]
     }
 }

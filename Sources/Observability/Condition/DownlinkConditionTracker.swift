@@ -15,15 +15,15 @@
 struct DownlinkConditionTracker: Sendable {
     private(set) var scorer: ConditionScorer
     private var lastTotals: (lost: Double, received: Double)?
-    private var lowestRoundTrip: Double?
-    private var lowestJitter: Double?
-    private let queueingDelay: Double
+    private var roundTripQueueing: QueueingDetector
+    private var jitterQueueing: QueueingDetector
     /// The interval's loss fraction as received (before the upstream discount).
     private(set) var receivedLossFraction: Double?
 
     init(configuration: StatsEngineConfiguration) {
         scorer = ConditionScorer(thresholds: configuration.thresholds)
-        queueingDelay = configuration.queueingDelayMilliseconds
+        roundTripQueueing = QueueingDetector(threshold: configuration.queueingDelayMilliseconds)
+        jitterQueueing = QueueingDetector(threshold: configuration.queueingDelayMilliseconds)
         lossWindow = max(1, configuration.downlinkLossWindow)
     }
 
@@ -67,15 +67,9 @@ struct DownlinkConditionTracker: Sendable {
         lastTotals = (lostTotal, receivedTotal)
         if hasMedia { hadMedia = true }
         receivedLossFraction = loss
-        var queueing = false
-        if let roundTrip, roundTrip.isFinite {
-            lowestRoundTrip = min(lowestRoundTrip ?? roundTrip, roundTrip)
-            queueing = roundTrip - (lowestRoundTrip ?? roundTrip) >= queueingDelay
-        }
-        if let jitter, jitter.isFinite {
-            lowestJitter = min(lowestJitter ?? jitter, jitter)
-            queueing = queueing || jitter - (lowestJitter ?? jitter) >= queueingDelay
-        }
+        // Both detectors see every reading, so each keeps its own lowest.
+        let roundTripQueued = roundTripQueueing.update(roundTrip)
+        var queueing = jitterQueueing.update(jitter) || roundTripQueued
         // Throughput collapsing while packets are lost is a cap (random loss only removes its
         // own share): fewer than 70 % of the recent peak of packets arrived — unless the
         // publisher's own uplink is degraded, which lowers what is sent in the first place.
@@ -84,8 +78,7 @@ struct DownlinkConditionTracker: Sendable {
             recentReceived.append(received)
             if recentReceived.count > 10 { recentReceived.removeFirst() }
         }
-        let headroom = demand.flatMap { $0 > 0 && estimate > 0 ? estimate / $0 : nil }
-        let sample = ConditionSample(lossFraction: loss, headroom: headroom, estimate: estimate > 0 ? estimate : nil,
+        let sample = ConditionSample(lossFraction: loss, headroom: estimate > 0 ? headroom(estimate: estimate, demand: demand) : nil, estimate: estimate > 0 ? estimate : nil,
                                      videoOn: videoOn, hasMedia: hasMedia || loss == 1, queueing: queueing)
         pending.append(Interval(start: lastTime ?? time, lost: lost, expected: lost + received, blackout: loss == 1 && lost == 0, sample: sample))
         lastTime = time

@@ -53,7 +53,7 @@ public struct PublisherLinkTracker: Sendable {
     private var scorer: ConditionScorer
     private var lastLossTotals: (lost: Double, sent: Double)?
     private var highestTargetTotal: Double = 0
-    private var lowestRoundTrip: Double?
+    private var queueing: QueueingDetector
     private var previousVideo: (layers: [PublisherVideoLayerStats], limitations: [String])?
     /// The uplink loss fraction over the last interval, when known (for sender stats).
     public private(set) var uplinkLossFraction: Double?
@@ -94,6 +94,7 @@ public struct PublisherLinkTracker: Sendable {
         self.link = link
         self.configuration = configuration
         self.scorer = ConditionScorer(thresholds: configuration.thresholds)
+        self.queueing = QueueingDetector(threshold: configuration.queueingDelayMilliseconds)
     }
 
     /// Feeds one report of one of the link's peer connections. Returns `nil` for a report with
@@ -232,15 +233,10 @@ public struct PublisherLinkTracker: Sendable {
         uplinkLossFraction = loss
         highestTargetTotal = max(highestTargetTotal, targetTotal)
         maxAllocatedBitrate = configuration.maxAllocatedBitrate ?? highestTargetTotal
-        var queueing = false
-        if let roundTrip {
-            lowestRoundTrip = min(lowestRoundTrip ?? roundTrip, roundTrip)
-            queueing = roundTrip - (lowestRoundTrip ?? roundTrip) >= configuration.queueingDelayMilliseconds
-        }
+        let queued = queueing.update(roundTrip)
         uplinkRoundTrip = roundTrip
-        let headroom = estimate.flatMap { estimate in maxAllocatedBitrate > 0 ? estimate / maxAllocatedBitrate : nil }
-        let sample = ConditionSample(lossFraction: loss, headroom: headroom, bandwidthLimited: bandwidthLimited, estimate: estimate,
-                                     videoOn: videoOn, hasMedia: hasMedia, queueing: queueing)
+        let sample = ConditionSample(lossFraction: loss, headroom: headroom(estimate: estimate, demand: maxAllocatedBitrate),
+                                     bandwidthLimited: bandwidthLimited, estimate: estimate, videoOn: videoOn, hasMedia: hasMedia, queueing: queued)
         return !scorer.receive(sample).isEmpty
     }
 

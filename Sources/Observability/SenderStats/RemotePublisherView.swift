@@ -4,14 +4,13 @@
 /// same scorer), and the loss that happened upstream.
 struct RemotePublisherView: Sendable {
     private var scorer: ConditionScorer
-    private var lowestRoundTrip: Double?
+    private var queueing: QueueingDetector
     private let lifetime: Double
-    private let queueingDelay: Double
 
     init(configuration: StatsEngineConfiguration) {
         scorer = ConditionScorer(thresholds: configuration.thresholds)
         lifetime = configuration.senderStatsLifetimeMilliseconds
-        queueingDelay = configuration.queueingDelayMilliseconds
+        queueing = QueueingDetector(threshold: configuration.queueingDelayMilliseconds)
     }
 
     struct Reading: Sendable {
@@ -33,28 +32,23 @@ struct RemotePublisherView: Sendable {
             return Reading(senderStats: nil, transport: .unknown, upstreamLossFraction: nil, layers: [], roundTrip: nil, conditionChanged: false)
         }
         let message = latest.message
-        let before = (scorer.condition, scorer.reason)
+        // A scorer that had no condition yet reports none: coming back says nothing new.
+        let wasKnown = scorer.condition != .unknown
+        var changed = false
         var transport: TransportStats
         if let condition = message.condition {
             transport = TransportStats(connectionEstimatedBandwidth: message.connectionEstimatedBandwidth ?? 0, networkCondition: condition,
                                        networkConditionReason: message.reason ?? (condition >= .good ? .none : .unknown))
         } else {
-            var queueing = false
-            if let rtt = message.roundTripTime {
-                lowestRoundTrip = min(lowestRoundTrip ?? rtt, rtt)
-                queueing = rtt - (lowestRoundTrip ?? rtt) >= queueingDelay
-            }
-            let headroom = message.connectionEstimatedBandwidth.flatMap { estimate in
-                message.connectionMaxAllocatedBitrate > 0 ? estimate / message.connectionMaxAllocatedBitrate : nil
-            }
+            let queued = queueing.update(message.roundTripTime)
             // Receiver-report loss fractions are noisy per message: use the last three.
             let loss = received?.recentMeanLoss(count: 3) ?? message.lossFraction
-            _ = scorer.receive(ConditionSample(lossFraction: loss, headroom: headroom, estimate: message.connectionEstimatedBandwidth,
-                                               videoOn: true, hasMedia: true, queueing: queueing))
+            let ratio = headroom(estimate: message.connectionEstimatedBandwidth, demand: message.connectionMaxAllocatedBitrate)
+            changed = !scorer.receive(ConditionSample(lossFraction: loss, headroom: ratio, estimate: message.connectionEstimatedBandwidth,
+                                                      videoOn: true, hasMedia: true, queueing: queued)).isEmpty && wasKnown
             transport = TransportStats(connectionEstimatedBandwidth: message.connectionEstimatedBandwidth ?? 0,
                                        networkCondition: scorer.condition, networkConditionReason: scorer.reason)
         }
-        let changed = message.condition == nil && before.0 != .unknown ? (scorer.condition, scorer.reason) != before : false
         return Reading(senderStats: message.senderStats, transport: transport, upstreamLossFraction: message.lossFraction,
                        layers: message.layers, roundTrip: message.roundTripTime, conditionChanged: changed)
     }

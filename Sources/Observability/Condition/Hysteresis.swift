@@ -1,0 +1,71 @@
+/// A level that ``Hysteresis`` can adopt: it says whether it is worse than another and whether
+/// it is adopted at once.
+protocol HysteresisLevel: Equatable, Sendable {
+    /// Whether moving from `adopted` to `self` is a change for the worse.
+    func isWorse(than adopted: Self) -> Bool
+    /// Adopted without waiting (e.g. `critical`).
+    var adoptsImmediately: Bool { get }
+}
+
+extension HysteresisLevel {
+    var adoptsImmediately: Bool { false }
+}
+
+/// Anti-flapping as a value-type state machine, shared by every score that must not flap
+/// (network condition, connection quality): a candidate in, the adoption out.
+///
+/// The first candidate is adopted at once; afterwards a worse one after `degradeAfter`
+/// consecutive worse candidates (or at once when it ``HysteresisLevel/adoptsImmediately``), a
+/// better one after `recoverAfter` consecutive better ones. A candidate equal to the adopted
+/// level resets the count. An adoption is reported only when the level really changes.
+struct Hysteresis<Level: HysteresisLevel>: Sendable {
+    /// What the caller does after a candidate.
+    enum Action: Equatable, Sendable {
+        /// `level` is now the adopted level: report the change.
+        case adopt(Level)
+    }
+
+    /// The adopted level; `nil` before the first candidate.
+    private(set) var adopted: Level?
+    let degradeAfter: Int
+    let recoverAfter: Int
+    /// The direction of the consecutive candidates counted so far (`true` = worse).
+    private var pendingWorse: Bool?
+    private var pendingCount = 0
+
+    init(degradeAfter: Int, recoverAfter: Int) {
+        self.degradeAfter = degradeAfter
+        self.recoverAfter = recoverAfter
+    }
+
+    /// Feeds one candidate level.
+    mutating func receive(_ candidate: Level) -> [Action] {
+        guard let current = adopted else { return adopt(candidate) }
+        if candidate == current {
+            resetPending()
+            return []
+        }
+        let worse = candidate.isWorse(than: current)
+        pendingCount = pendingWorse == worse ? pendingCount + 1 : 1
+        pendingWorse = worse
+        if worse {
+            if candidate.adoptsImmediately || pendingCount >= degradeAfter { return adopt(candidate) }
+        } else if pendingCount >= recoverAfter {
+            return adopt(candidate)
+        }
+        return []
+    }
+
+    /// Forgets the consecutive candidates counted so far (an interval that says nothing).
+    mutating func resetPending() {
+        pendingWorse = nil
+        pendingCount = 0
+    }
+
+    private mutating func adopt(_ level: Level) -> [Action] {
+        resetPending()
+        guard level != adopted else { return [] }
+        adopted = level
+        return [.adopt(level)]
+    }
+}

@@ -1,0 +1,50 @@
+/// What an ``Identifier`` names; a marker type per kind keeps ids of different kinds apart.
+public protocol IdentifierKind: Sendable {}
+
+/// A small typed id: an endpoint, a peer connection, a stream or a publisher. Two ids of
+/// different kinds never compare, so a stream id cannot be passed where a publisher id is meant.
+public struct Identifier<Kind: IdentifierKind>: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+    /// The id as the source spelt it (a recording label, a router's feed id, a stats id).
+    public let rawValue: String
+
+    /// Creates an id.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Creates an id.
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    /// Creates an id from a literal.
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    public var description: String { rawValue }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Marks ids of endpoints: one app instance (a recording's `peer`).
+public enum EndpointKind: IdentifierKind {}
+/// Marks ids of peer connections within an endpoint (a recording's `pc`).
+public enum PeerConnectionKind: IdentifierKind {}
+/// Marks ids of subscribed streams.
+public enum StreamKind: IdentifierKind {}
+/// Marks ids of remote publishers (remote participants).
+public enum PublisherKind: IdentifierKind {}
+
+/// One endpoint (an app instance in the call).
+public typealias EndpointID = Identifier<EndpointKind>
+/// One peer connection of an endpoint; a replaced connection gets a new id.
+public typealias PeerConnectionID = Identifier<PeerConnectionKind>
+/// One subscribed stream; it keeps its id when the connection carrying it is replaced.
+public typealias StreamID = Identifier<StreamKind>
+/// One remote publisher, whose streams and sender-stats messages a subscriber receives.
+public typealias PublisherID = Identifier<PublisherKind>
+
+extension Identifier where Kind == StreamKind {
+    /// The stream of a connection that carries one stream when the caller names none.
+    public static let sole = StreamID("")
+}
+
+extension Identifier where Kind == PublisherKind {
+    /// The publisher of a two-party call, when neither the caller nor the message names one.
+    public static let unnamed = PublisherID("")
+}
