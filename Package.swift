@@ -8,13 +8,15 @@ let package = Package(
         .library(name: "RTCStats", targets: ["RTCStats"]),
         .library(name: "Observability", targets: ["Observability"]),
         .library(name: "VideoFrames", targets: ["VideoFrames"]),
+        .library(name: "CallScopeReplay", targets: ["CallScopeReplay"]),
         .executable(name: "callscope", targets: ["callscope"]),
     ],
     targets: [
         .target(name: "RTCStats"),
         .target(name: "Observability", dependencies: ["RTCStats"]),
         .target(name: "VideoFrames"),
-        .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability", "VideoFrames"]),
+        .target(name: "CallScopeReplay", dependencies: ["Observability", "RTCStats"]),
+        .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability", "CallScopeReplay", "VideoFrames"]),
         .target(
             name: "CallScopeTestSupport",
             dependencies: ["RTCStats", "Observability"],
@@ -27,7 +29,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ObservabilityTests",
-            dependencies: ["Observability", "RTCStats", "CallScopeTestSupport"]
+            dependencies: ["Observability", "RTCStats", "CallScopeReplay", "CallScopeTestSupport"]
         ),
         .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "RTCStats", "CallScopeTestSupport"]),
     ]

@@ -1,4 +1,5 @@
 import Foundation
+import CallScopeReplay
 import Observability
 import RTCStats
 
@@ -102,12 +103,27 @@ struct EvaluateCommand {
 
     private struct Labels {
         struct Impairment { var start: Double; var end: Double }
-        struct Expected { var peer: String; var source: String; var reason: String; var from: Double; var to: Double }
+        struct Expected { var series: SeriesKey; var source: String; var reason: String; var from: Double; var to: Double }
         var scenario: String
         var t0: Double
         var grace: Double
         var impairments: [Impairment]
         var expected: [Expected]
+    }
+
+    /// One scored series: a publisher endpoint's uplink, or one stream of a subscriber
+    /// endpoint (`stream` is the stream's publisher as the labels name it; `nil` when the
+    /// recording has one stream per subscriber).
+    private struct SeriesKey: Hashable, Comparable {
+        var peer: String
+        var stream: String?
+
+        var label: String { stream.map { "\(peer) [\($0)]" } ?? peer }
+
+        /// Subscribers first (as the README's table), then by name.
+        static func < (lhs: Self, rhs: Self) -> Bool {
+            (lhs.peer.hasPrefix("publisher") ? 1 : 0, lhs.peer, lhs.stream ?? "") < (rhs.peer.hasPrefix("publisher") ? 1 : 0, rhs.peer, rhs.stream ?? "")
+        }
     }
 
     private func loadLabels(_ path: String) throws -> Labels {
@@ -121,7 +137,8 @@ struct EvaluateCommand {
         }
         let expected = (value["expected"]?.array ?? []).compactMap { item -> Labels.Expected? in
             guard let from = item["from_ms"]?.number, let to = item["to_ms"]?.number, let source = item["degradation_source"]?.string else { return nil }
-            return .init(peer: item["peer"]?.string ?? "subscriber", source: source, reason: item["reason"]?.string ?? "none", from: from, to: to)
+            let series = SeriesKey(peer: item["peer"]?.string ?? "subscriber", stream: item["stream"]?.string)
+            return .init(series: series, source: source, reason: item["reason"]?.string ?? "none", from: from, to: to)
         }
         return Labels(scenario: value["scenario"]?.string ?? path, t0: t0, grace: value["grace_ms"]?.number ?? 5000, impairments: impairments, expected: expected)
     }
@@ -132,19 +149,22 @@ struct EvaluateCommand {
         guard let data = FileManager.default.contents(atPath: file) else { throw ReplayFileError(message: "\(file): cannot read the file") }
         let timeline: StatsTimeline
         do { timeline = try StatsTimeline.read([UInt8](data)) } catch { throw ReplayFileError(message: "\(file): \(error)") }
-        var engine = ReplayCommand.engine(for: timeline, senderStats: .auto)
+        var driver = ReplayDriver(timeline: timeline)
+        let labelledStreams = Set(labels.expected.compactMap(\.series.stream))
 
-        var rows: [String: Row] = [:]
-        var outputs: [String: [(time: Double, source: String, reason: String)]] = [:]
-        var events: [String: [Double]] = [:]
+        var outputs: [SeriesKey: [(time: Double, source: String, reason: String)]] = [:]
+        var events: [SeriesKey: [Double]] = [:]
         for item in timeline.items {
-            for callback in engine.ingest(item) {
+            for callback in driver.ingest(item) {
                 let time = callback.time - labels.t0
+                let publisher = callback.publisher?.rawValue
+                let subscriberSeries = SeriesKey(peer: callback.endpoint.rawValue, stream: publisher.flatMap { labelledStreams.contains($0) ? $0 : nil })
+                let publisherSeries = SeriesKey(peer: callback.endpoint.rawValue, stream: nil)
                 switch callback.event {
                 case .publisherMediaLinkStatsUpdated(let links):
                     guard let transport = links.first?.transport else { continue }
                     let degraded = transport.networkCondition.isDegraded
-                    outputs["publisher", default: []].append((time, degraded ? "local" : "none", degraded ? transport.networkConditionReason.rawValue : "none"))
+                    outputs[publisherSeries, default: []].append((time, degraded ? "local" : "none", degraded ? transport.networkConditionReason.rawValue : "none"))
                 case .subscriberMediaLinkStatsUpdated(let stats):
                     let source = stats.networkDegradationSource
                     let reason: String
@@ -154,19 +174,19 @@ struct EvaluateCommand {
                     case .none: reason = "none"
                     case .unknown: reason = "unknown"
                     }
-                    outputs["subscriber", default: []].append((time, source.rawValue, reason))
-                case .publisherNetworkConditionChanged: events["publisher", default: []].append(time)
-                case .subscriberNetworkConditionChanged: events["subscriber", default: []].append(time)
+                    outputs[subscriberSeries, default: []].append((time, source.rawValue, reason))
+                case .publisherNetworkConditionChanged: events[publisherSeries, default: []].append(time)
+                case .subscriberNetworkConditionChanged: events[subscriberSeries, default: []].append(time)
                 default: continue
                 }
             }
         }
 
-        for peer in ["subscriber", "publisher"] {
-            let expectations = labels.expected.filter { $0.peer == peer }
-            guard !expectations.isEmpty else { continue }
-            var row = Row(scenario: labels.scenario, peer: peer)
-            let series = outputs[peer] ?? []
+        var rows: [Row] = []
+        for key in Set(labels.expected.map(\.series)).sorted() {
+            let expectations = labels.expected.filter { $0.series == key }
+            var row = Row(scenario: labels.scenario, peer: key.label)
+            let series = outputs[key] ?? []
             for output in series {
                 guard let expected = expectations.first(where: { $0.from <= output.time && output.time < $0.to }) else { continue }
                 if labels.impairments.contains(where: { (output.time >= $0.start && output.time < $0.start + labels.grace) || (output.time >= $0.end && output.time < $0.end + labels.grace) }) { continue }
@@ -182,12 +202,12 @@ struct EvaluateCommand {
                 row.delays.append(hit.map { ($0.time - impairment.start) / 1000 })
                 let steadyStart = impairment.start + labels.grace
                 if impairment.end > steadyStart {
-                    row.steadyEvents += (events[peer] ?? []).filter { $0 >= steadyStart && $0 < impairment.end }.count
+                    row.steadyEvents += (events[key] ?? []).filter { $0 >= steadyStart && $0 < impairment.end }.count
                     row.steadySeconds += (impairment.end - steadyStart) / 1000
                 }
             }
-            rows[peer] = row
+            rows.append(row)
         }
-        return ["subscriber", "publisher"].compactMap { rows[$0] }
+        return rows
     }
 }

@@ -1,3 +1,4 @@
+import CallScopeReplay
 import Foundation
 import Observability
 import RTCStats
@@ -5,7 +6,7 @@ import RTCStats
 /// `callscope replay`: reads each file, runs it through one engine per file, prints the callbacks.
 struct ReplayCommand {
     enum Format: String { case text, ndjson }
-    enum SenderStatsMode: String { case auto, off }
+    typealias SenderStatsMode = ReplayDriver.SenderStatsMode
 
     var files: [String] = []
     var format = Format.text
@@ -65,12 +66,11 @@ struct ReplayCommand {
         for problem in timeline.problems {
             FileHandle.standardError.write(Data("callscope: \(file): \(problem) — skipped\n".utf8))
         }
-        var engine = ReplayCommand.engine(for: timeline, senderStats: senderStats)
+        var driver = ReplayDriver(timeline: timeline, senderStats: senderStats)
         var printer = TextReplayPrinter(file: file, timeline: timeline)
         if format == .text { printer.printHeader() }
         for item in timeline.items {
-            if senderStats == .off, case .event(let event) = item, event.name == "sender-stats" { continue }
-            let callbacks = engine.ingest(item)
+            let callbacks = driver.ingest(item)
             switch format {
             case .ndjson:
                 var output = ""
@@ -86,51 +86,6 @@ struct ReplayCommand {
         if format == .text { printer.printSummary() }
     }
 
-    /// The engine a replay of `timeline` runs: the session mode of each peer and the publisher's
-    /// allocation from the recording, and — with `auto` — sender stats derived from the
-    /// publisher's reports when the recording holds a publisher and a subscriber but no
-    /// `sender-stats` lines.
-    static func engine(for timeline: StatsTimeline, senderStats: SenderStatsMode) -> CallStatsEngine {
-        let hasSenderStatsLines = timeline.items.contains { if case .event(let event) = $0 { event.name == "sender-stats" } else { false } }
-        let peers = Set(timeline.samples.map(\.peer))
-        var configuration = StatsEngineConfiguration()
-        configuration.maxAllocatedBitrate = maxAllocatedBitrate(of: timeline)
-        return CallStatsEngine(configuration: configuration, sessionModes: sessionModes(of: timeline),
-                               deriveSenderStats: senderStats == .auto && !hasSenderStatsLines && peers.count > 1)
-    }
-
-    /// The publisher's `connectionMaxAllocatedBitrate` as its SDK would know it from its
-    /// settings: a recording header's `video.simulcast.maxBitrate` plus `audio.maxBitrate`
-    /// (64 kbps when the header has audio but no figure). `nil` when the header does not say.
-    static func maxAllocatedBitrate(of timeline: StatsTimeline) -> Double? {
-        let header = StatsValue.object(timeline.metadata)
-        guard let layers = header["video"]?["simulcast"]?["maxBitrate"]?.array?.compactMap(\.number), !layers.isEmpty else { return nil }
-        let audio = header["audio"].map { $0["maxBitrate"]?.number ?? 64_000 } ?? 0
-        return layers.reduce(0, +) + audio
-    }
-
-    /// A peer whose publishing connections overlap in time publishes peer to peer (relayed):
-    /// one connection per subscriber. Otherwise its connections replace one another (routed).
-    static func sessionModes(of timeline: StatsTimeline) -> [String: CallStatsEngine.SessionMode] {
-        var spans: [String: [String: ClosedRange<Double>]] = [:]
-        for sample in timeline.samples where sample.report.entries.contains(where: { $0.type == .outboundRTP }) {
-            let existing = spans[sample.peer]?[sample.peerConnection]
-            let span = existing.map { min($0.lowerBound, sample.time)...max($0.upperBound, sample.time) } ?? sample.time...sample.time
-            spans[sample.peer, default: [:]][sample.peerConnection] = span
-        }
-        var modes: [String: CallStatsEngine.SessionMode] = [:]
-        for (peer, connections) in spans {
-            let ranges = Array(connections.values)
-            var overlapping = false
-            for index in ranges.indices {
-                for other in ranges.indices where other > index && ranges[index].overlaps(ranges[other]) {
-                    overlapping = true
-                }
-            }
-            modes[peer] = overlapping ? .relayed : .routed
-        }
-        return modes
-    }
 }
 
 /// A file that could not be replayed at all.

@@ -35,13 +35,21 @@ struct TextReplayPrinter {
         Swift.print(header)
     }
 
+    /// A subscriber stream's label: its id, else (a connection's only stream) its publisher
+    /// when the call has several; empty for publisher callbacks and two-party calls.
+    static func streamLabel(_ callback: StatsCallback) -> String {
+        guard let stream = callback.stream else { return "" }
+        return stream == .sole ? "" : stream.rawValue
+    }
+
     mutating func print(_ callbacks: [StatsCallback]) {
         for callback in callbacks {
             let start = origin ?? callback.time
             origin = start
             let seconds = (callback.time - start) / 1000
             let clock = Self.clock(seconds)
-            let who = callback.stream.isEmpty ? "\(callback.peer)/\(callback.peerConnection)" : "\(callback.peer)/\(callback.peerConnection) [\(callback.stream)]"
+            let stream = Self.streamLabel(callback)
+            let who = "\(callback.endpoint)/\(callback.peerConnection)" + (stream.isEmpty ? "" : " [\(stream)]")
             switch callback.event {
             case .publisherVideoNetworkStatsUpdated(let links):
                 for stats in links {
@@ -51,7 +59,7 @@ struct TextReplayPrinter {
                     let link = stats.connectionId.isEmpty ? "" : " → \(stats.connectionId)"
                     let codec = stats.videoLayers.first?.codec ?? "?"
                     Swift.print("\(clock) \(who) video\(link) \(codec): \(layers.isEmpty ? "no layer sending" : layers); sent \(stats.videoBytesSent) B, lost \(stats.videoPacketsLost)")
-                    record(key: "\(callback.peer) sending video\(link)", bitrate: stats.videoLayers.reduce(0) { $0 + $1.bitrate },
+                    record(key: "\(callback.endpoint.rawValue) sending video\(link)", bitrate: stats.videoLayers.reduce(0) { $0 + $1.bitrate },
                            last: "sent \(stats.videoBytesSent) B in \(stats.videoPacketsSent) packets, \(stats.videoPacketsLost) lost, \(stats.videoLayers.count) layer(s) at the end")
                 }
             case .publisherAudioNetworkStatsUpdated(let links):
@@ -61,17 +69,17 @@ struct TextReplayPrinter {
             case .publisherMediaLinkStatsUpdated(let links):
                 for stats in links {
                     Swift.print("\(clock) \(who) uplink: estimate \(Self.bitrate(stats.transport.connectionEstimatedBandwidth)), \(Self.condition(stats.transport))")
-                    degradations.recordPublisher(peer: callback.peer, second: seconds, transport: stats.transport)
+                    degradations.recordPublisher(peer: callback.endpoint.rawValue, second: seconds, transport: stats.transport)
                 }
             case .subscriberVideoNetworkStatsUpdated(let stats):
                 Swift.print("\(clock) \(who) video \(stats.codec ?? "?"): \(stats.width)x\(stats.height)@\(Self.rate(stats.decodedFrameRate)) \(Self.bitrate(stats.bitrate)) (\(Self.bitrate(stats.totalBitrate)) w/ RTP); received \(stats.videoBytesReceived) B, lost \(stats.videoPacketsLost), freezes \(stats.freezeCount) (\(Self.milliseconds(stats.totalFreezesDuration))), pauses \(stats.pauseCount) (\(Self.milliseconds(stats.totalPausesDuration)))")
-                record(key: "\(callback.peer) receiving video\(callback.stream.isEmpty ? "" : " [\(callback.stream)]")", bitrate: stats.bitrate,
+                record(key: "\(callback.endpoint) receiving video\(stream.isEmpty ? "" : " [\(stream)]")", bitrate: stats.bitrate,
                        last: "received \(stats.videoBytesReceived) B, \(stats.videoPacketsLost) lost, \(stats.freezeCount) freezes (\(Self.milliseconds(stats.totalFreezesDuration))), \(stats.pauseCount) pauses (\(Self.milliseconds(stats.totalPausesDuration))), last \(stats.width)x\(stats.height) \(stats.codec ?? "")")
             case .subscriberAudioNetworkStatsUpdated(let stats):
                 Swift.print("\(clock) \(who) audio: received \(stats.audioBytesReceived) B / \(stats.audioPacketsReceived) packets, lost \(stats.audioPacketsLost)")
             case .subscriberMediaLinkStatsUpdated(let stats):
                 Swift.print("\(clock) \(who) downlink: estimate \(Self.bitrate(stats.transport.connectionEstimatedBandwidth)), \(Self.condition(stats.transport)); remote uplink \(Self.condition(stats.remotePublisherTransport)); degradation source: \(stats.networkDegradationSource.rawValue)")
-                degradations.recordSubscriber(peer: callback.peer, stream: callback.stream, second: seconds, stats: stats)
+                degradations.recordSubscriber(peer: callback.endpoint.rawValue, stream: stream, second: seconds, stats: stats)
             case .publisherNetworkConditionChanged(let stats, let reason):
                 Swift.print("\(clock) ▶ \(who) networkConditionChanged: uplink \(stats.transport.networkCondition.rawValue) (\(reason.rawValue))")
             case .publisherVideoQualityChanged(let stats, let reason):

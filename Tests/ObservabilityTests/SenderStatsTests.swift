@@ -1,5 +1,6 @@
 import CallScopeTestSupport
-import Observability
+import CallScopeReplay
+@testable import Observability
 import RTCStats
 import Testing
 
@@ -80,10 +81,9 @@ import Testing
         #expect(decoder.accepted + decoder.droppedCount == 2001)
     }
 
-    /// Without sender stats in the recording, the engine derives the publisher's messages and
+    /// Without sender stats in the recording, the replay derives the publisher's messages and
     /// delivers them one interval late: the subscriber's senderStats appear then.
     @Test func derivedSenderStatsReachTheSubscriberOneIntervalLate() throws {
-        var engine = CallStatsEngine(configuration: StatsEngineConfiguration(maxAllocatedBitrate: 2_000_000), deriveSenderStats: true)
         func publisherSample(_ time: Double) -> StatsSample {
             Synthetic.sample("publisher", pc: "pub", at: time, [
                 Synthetic.videoLayer("OT1", at: time, rid: "f", width: 640, height: 360, bytesSent: time * 100),
@@ -96,16 +96,20 @@ import Testing
                 Synthetic.entry("IT1", .inboundRTP, at: time, ["kind": "video", "bytesReceived": time * 100, "packetsReceived": time / 10, "packetsLost": 0]),
             ])
         }
-        var senderStats: [SenderStats?] = []
-        for second in 1...4 {
+        let items = (1...4).flatMap { second -> [TimelineItem] in
             let time = Double(second) * 1000
-            _ = engine.ingest(publisherSample(time))
-            for callback in engine.ingest(subscriberSample(time + 10)) {
+            return [.sample(publisherSample(time)), .sample(subscriberSample(time + 10))]
+        }
+        let timeline = StatsTimeline(format: .recording, items: items)
+        var driver = ReplayDriver(timeline: timeline, configuration: StatsEngineConfiguration(maxAllocatedBitrate: 2_000_000))
+        var senderStats: [SenderStats?] = []
+        for item in items {
+            for callback in driver.ingest(item) {
                 if case .subscriberVideoNetworkStatsUpdated(let video) = callback.event { senderStats.append(video.senderStats) }
             }
         }
         #expect(senderStats[0] == nil)
         #expect(senderStats[1] == SenderStats(connectionMaxAllocatedBitrate: 2_000_000, connectionEstimatedBandwidth: 1_500_000))
-        #expect(engine.senderStatsCounts(peer: "subscriber").accepted == 3)
+        #expect(driver.senderStatsCounts(endpoint: "subscriber").accepted == 3)
     }
 }

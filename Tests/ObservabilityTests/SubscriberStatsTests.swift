@@ -7,7 +7,7 @@ import Testing
     typealias S = Synthetic
 
     private func video(_ callbacks: [StatsCallback]) -> [(String, SubscriberVideoNetworkStats)] {
-        callbacks.compactMap { if case .subscriberVideoNetworkStatsUpdated(let stats) = $0.event { ($0.stream, stats) } else { nil } }
+        callbacks.compactMap { if case .subscriberVideoNetworkStatsUpdated(let stats) = $0.event { ($0.stream?.rawValue ?? "", stats) } else { nil } }
     }
 
     private func inbound(_ id: String, at time: Double, bytes: Double, frames: Double? = nil, extra: [String: Any] = [:]) -> StatsEntry {
@@ -84,7 +84,7 @@ import Testing
         ]))
         #expect(video(callbacks).map(\.0) == ["mid:1", "mid:3"])
         #expect(video(callbacks).map(\.1.videoBytesReceived) == [1000, 3000])
-        let audio = callbacks.compactMap { if case .subscriberAudioNetworkStatsUpdated(let stats) = $0.event { ($0.stream, stats.audioBytesReceived) } else { nil } }
+        let audio = callbacks.compactMap { if case .subscriberAudioNetworkStatsUpdated(let stats) = $0.event { ($0.stream?.rawValue ?? "", stats.audioBytesReceived) } else { nil } }
         #expect(audio.map(\.0) == ["mid:1", "mid:3"])
         #expect(audio.map(\.1) == [10, 20])
     }

@@ -46,10 +46,10 @@ struct DownlinkConditionTracker: Sendable {
     private var hadMedia = false
     private let lookahead = 2
 
-    /// Feeds one interval; returns whether the adopted condition changed (for the interval
-    /// before this one).
+    /// Feeds one interval; returns the newly adopted condition when it changed (judging the
+    /// interval `lookahead` samples back).
     mutating func update(lostTotal: Double, receivedTotal: Double, time: Double, senderStats: ReceivedSenderStats?, estimate: Double, demand: Double?,
-                         roundTrip: Double?, jitter: Double?, videoOn: Bool, remoteDegraded: Bool = false) -> Bool {
+                         roundTrip: Double?, jitter: Double?, videoOn: Bool, remoteDegraded: Bool = false) -> NetworkConditionChange? {
         var loss: Double?
         var hasMedia = false
         var lost = 0.0
@@ -82,7 +82,7 @@ struct DownlinkConditionTracker: Sendable {
                                      videoOn: videoOn, hasMedia: hasMedia || loss == 1, queueing: queueing)
         pending.append(Interval(start: lastTime ?? time, lost: lost, expected: lost + received, blackout: loss == 1 && lost == 0, sample: sample))
         lastTime = time
-        guard pending.count > lookahead else { return false }
+        guard pending.count > lookahead else { return nil }
         var judged = pending.removeFirst()
         judgedHistory.append(judged)
         if judgedHistory.count > lossWindow { judgedHistory.removeFirst(judgedHistory.count - lossWindow) }
@@ -97,6 +97,6 @@ struct DownlinkConditionTracker: Sendable {
             }
             judged.sample.lossFraction = total
         }
-        return !scorer.receive(judged.sample).isEmpty
+        return scorer.receive(judged.sample).last.map(NetworkConditionChange.init)
     }
 }

@@ -151,11 +151,15 @@ extension StatsCallback {
         var line = "{\"t\":"
         JSONWriter.writeNumber(time, to: &line)
         line += ",\"peer\":"
-        JSONWriter.writeString(peer, to: &line)
+        JSONWriter.writeString(endpoint.rawValue, to: &line)
         line += ",\"pc\":"
-        JSONWriter.writeString(peerConnection, to: &line)
+        JSONWriter.writeString(peerConnection.rawValue, to: &line)
         line += ",\"stream\":"
-        JSONWriter.writeString(stream, to: &line)
+        JSONWriter.writeString(stream?.rawValue ?? "", to: &line)
+        if let publisher, publisher != .unnamed {
+            line += ",\"publisher\":"
+            JSONWriter.writeString(publisher.rawValue, to: &line)
+        }
         line += ",\"callback\":"
         JSONWriter.writeString(event.callbackName, to: &line)
         line += ",\"data\":"

@@ -1,12 +1,13 @@
 import RTCStats
 
-/// The whole stats engine for a call: every peer's publisher links and subscribed streams.
+/// The stats engine of one app (or of a whole recorded call): every endpoint's publisher
+/// links and subscribed streams.
 ///
-/// Pure and deterministic: feed samples and events in time order, get the callbacks each one
-/// produces, in order. Time comes from the reports only.
+/// Pure and deterministic: feed reports and sender-stats messages in time order, get the
+/// callbacks each report produces, in order. Time comes from the reports only.
 public struct CallStatsEngine: Sendable {
-    /// Whether a peer's publisher reaches its subscribers through the media router (one link) or
-    /// peer to peer (one link per subscriber connection).
+    /// Whether an endpoint's publisher reaches its subscribers through the media router (one
+    /// link) or peer to peer (one link per subscriber connection).
     public enum SessionMode: Sendable, Hashable {
         /// Through the media router: publisher arrays hold one element with empty ids.
         case routed
@@ -14,159 +15,48 @@ public struct CallStatsEngine: Sendable {
         case relayed
     }
 
-    private let configuration: StatsEngineConfiguration
-    private var modes: [String: SessionMode]
-    private var publishers: [String: PeerPublisher] = [:]
-    private var subscribers: [PeerKey: SubscriberStreamTracker] = [:]
-    private var downlinks: [PeerKey: DownlinkEstimator] = [:]
-    private var senderStats: [String: SenderStatsInbox] = [:]
-    private var relayedMessages: [(deliverAt: Double, bytes: [UInt8], from: String)] = []
-    private let deriveSenderStats: Bool
-    private var sequence = 0
+    private var publishing: PublisherSide
+    private var receiving: SubscriberSide
 
-    /// A peer and one of its streams or connections.
-    private struct PeerKey: Hashable, Sendable {
-        var peer: String
-        var name: String
+    /// Creates an engine; `sessionModes` names the endpoints whose publishers are relayed
+    /// (default: routed).
+    public init(configuration: StatsEngineConfiguration = .init(), sessionModes: [EndpointID: SessionMode] = [:]) {
+        publishing = PublisherSide(configuration: configuration, modes: sessionModes)
+        receiving = SubscriberSide(configuration: configuration)
     }
 
-    private struct PeerPublisher: Sendable {
-        var trackers: [PublisherLink: PublisherLinkTracker] = [:]
-        var latest: [PublisherLink: PublisherLinkUpdate] = [:]
-        /// What its latest routed report gives a sender-stats message: when, the uplink
-        /// estimate and the sending layers (the rest is in the tracker).
-        var senderStatsInputs: (time: Double, estimate: Double?, layers: [PublisherVideoLayerStats])?
-    }
-
-    /// The sender-stats messages one peer received, through one decoder.
-    private struct SenderStatsInbox: Sendable {
-        var decoder = SenderStatsDecoder()
-        var received = ReceivedSenderStats()
-    }
-
-    /// Creates an engine.
+    /// Feeds one report (`sample.peer` is the endpoint, `sample.peerConnection` the connection);
+    /// returns the callbacks it produced, publisher first, then each stream.
     ///
-    /// - Parameters:
-    ///   - sessionModes: the peers whose publishers are relayed (default: routed).
-    ///   - deriveSenderStats: deliver to every other peer, one interval late and through the same
-    ///     encoder and decoder, the sender-stats message each publisher's SDK would have sent
-    ///     from its own reports (for recordings made without sender stats).
-    public init(configuration: StatsEngineConfiguration = .init(), sessionModes: [String: SessionMode] = [:], deriveSenderStats: Bool = false) {
-        self.configuration = configuration
-        self.modes = sessionModes
-        self.deriveSenderStats = deriveSenderStats
-    }
-
-    /// Feeds one timeline item (a sample, or an event such as a received sender-stats message).
-    public mutating func ingest(_ item: TimelineItem) -> [StatsCallback] {
-        switch item {
-        case .sample(let sample): return ingest(sample)
-        case .event(let event):
-            if event.name == "sender-stats" { receiveSenderStats(Array(JSONWriter.string(event.data).utf8), peer: event.peer, at: event.time) }
-            return []
-        }
-    }
-
-    /// Feeds a sender-stats message `peer` received over its data channel at `time`.
-    public mutating func receiveSenderStats(_ bytes: [UInt8], peer: String, at time: Double) {
-        var inbox = senderStats.removeValue(forKey: peer) ?? SenderStatsInbox()
-        if let message = inbox.decoder.decode(bytes, receivedAt: time) { inbox.received.record(message, at: time) }
-        senderStats[peer] = inbox
-    }
-
-    /// The sender-stats message `peer`'s publisher sends after its latest report (routed
-    /// sessions; each call takes the next sequence number), `nil` before its first report.
-    public mutating func senderStatsMessage(forPeer peer: String) -> SenderStatsMessage? {
-        guard let publisher = publishers[peer], let inputs = publisher.senderStatsInputs, let tracker = publisher.trackers[.routed] else { return nil }
-        sequence += 1
-        return tracker.senderStatsMessage(sequence: sequence, timestamp: inputs.time, estimate: inputs.estimate, layers: inputs.layers)
-    }
-
-    /// Sender-stats messages accepted and dropped by `peer`'s decoder.
-    public func senderStatsCounts(peer: String) -> (accepted: Int, dropped: Int) {
-        (senderStats[peer]?.decoder.accepted ?? 0, senderStats[peer]?.decoder.droppedCount ?? 0)
-    }
-
-    /// Feeds one sample; returns the callbacks it produced, publisher first, then each stream.
-    public mutating func ingest(_ sample: StatsSample) -> [StatsCallback] {
-        deliverRelayedMessages(upTo: sample.time)
+    /// `streams` says which stream the receivers belong to (see ``StreamBinding``). Without
+    /// bindings a connection's only stream is ``StreamID/sole``, so a replacement connection
+    /// continues it; a caller with two connections in parallel must bind each to its stream.
+    public mutating func ingest(_ sample: StatsSample, streams: [StreamBinding] = []) -> [StatsCallback] {
+        let endpoint = EndpointID(sample.peer)
+        let digest = ReportDigest(sample.report)
         var callbacks: [StatsCallback] = []
-        let report = sample.report
-        let digest = ReportDigest(report)
-        func emit(_ stream: String, _ event: StatsEvent) {
-            callbacks.append(StatsCallback(time: sample.time, peer: sample.peer, peerConnection: sample.peerConnection, stream: stream, event: event))
-        }
-
-        if !digest.outbound.isEmpty {
-            let link = modes[sample.peer] == .relayed
-                ? PublisherLink(connectionId: sample.peerConnection, subscriberId: sample.peerConnection) : .routed
-            var publisher = publishers.removeValue(forKey: sample.peer) ?? PeerPublisher()
-            var tracker = publisher.trackers.removeValue(forKey: link) ?? PublisherLinkTracker(link: link, configuration: configuration)
-            if let update = tracker.ingest(report, digest: digest, peerConnection: sample.peerConnection) {
-                publisher.latest[link] = update
-                let links = publisher.latest.keys.sorted { $0.connectionId < $1.connectionId }
-                let updates = links.compactMap { publisher.latest[$0] }
-                if update.video != nil { emit("", .publisherVideoNetworkStatsUpdated(updates.compactMap(\.video))) }
-                if update.audio != nil { emit("", .publisherAudioNetworkStatsUpdated(updates.compactMap(\.audio))) }
-                emit("", .publisherMediaLinkStatsUpdated(updates.map(\.mediaLink)))
-                if update.conditionChanged { emit("", .publisherNetworkConditionChanged(update.mediaLink, update.mediaLink.transport.networkConditionReason)) }
-                if let video = update.video {
-                    for reason in update.videoQualityChanges { emit("", .publisherVideoQualityChanged(video, reason)) }
-                }
-                if link == .routed {
-                    let estimate = update.mediaLink.transport.connectionEstimatedBandwidth
-                    publisher.senderStatsInputs = (sample.time, estimate > 0 ? estimate : nil, update.video?.videoLayers ?? [])
-                }
-            }
-            publisher.trackers[link] = tracker
-            publishers[sample.peer] = publisher
-            if deriveSenderStats, link == .routed, let message = senderStatsMessage(forPeer: sample.peer) {
-                relayedMessages.append((sample.time + configuration.intervalMilliseconds, message.encoded(), sample.peer))
-            }
-        }
-
-        let streams = StreamDemultiplexer.streams(in: digest, defaultStreamID: "")
-        guard !streams.isEmpty else { return callbacks }
-        let estimate = downlinkEstimate(report, key: PeerKey(peer: sample.peer, name: sample.peerConnection))
-        for (streamID, entries) in streams {
-            let key = PeerKey(peer: sample.peer, name: streamID)
-            var tracker = subscribers.removeValue(forKey: key) ?? SubscriberStreamTracker(configuration: configuration)
-            if let update = tracker.ingest(entries, in: report, peerConnection: sample.peerConnection, downlinkEstimate: estimate,
-                                           senderStats: senderStats[sample.peer]?.received) {
-                if let video = update.video { emit(streamID, .subscriberVideoNetworkStatsUpdated(video)) }
-                if let audio = update.audio { emit(streamID, .subscriberAudioNetworkStatsUpdated(audio)) }
-                emit(streamID, .subscriberMediaLinkStatsUpdated(update.mediaLink))
-                if update.conditionChanged {
-                    let reason = update.mediaLink.transport.networkCondition.isDegraded || !update.mediaLink.remotePublisherTransport.networkCondition.isDegraded
-                        ? update.mediaLink.transport.networkConditionReason : update.mediaLink.remotePublisherTransport.networkConditionReason
-                    emit(streamID, .subscriberNetworkConditionChanged(update.mediaLink, reason))
-                }
-                if let video = update.video {
-                    for reason in update.videoQualityChanges { emit(streamID, .subscriberVideoQualityChanged(video, reason)) }
-                }
-                if let quality = update.connectionQualityChanged { emit(streamID, .participantConnectionQualityChanged(quality)) }
-            }
-            subscribers[key] = tracker
-        }
+        if !digest.outbound.isEmpty { publishing.ingest(sample, digest: digest, endpoint: endpoint, into: &callbacks) }
+        if !digest.inbound.isEmpty { receiving.ingest(sample, digest: digest, endpoint: endpoint, bindings: streams, into: &callbacks) }
         return callbacks
     }
 
-    private mutating func deliverRelayedMessages(upTo time: Double) {
-        guard !relayedMessages.isEmpty else { return }
-        let due = relayedMessages.filter { $0.deliverAt <= time }
-        guard !due.isEmpty else { return }
-        relayedMessages.removeAll { $0.deliverAt <= time }
-        let receivers = Set(subscribers.keys.map(\.peer))
-        for message in due {
-            for peer in receivers where peer != message.from {
-                receiveSenderStats(message.bytes, peer: peer, at: message.deliverAt)
-            }
-        }
+    /// Feeds a sender-stats message `endpoint` received over a data channel at `time` (ms, the
+    /// clock of the reports). `publisher` is who sent it when the caller knows (the channel it
+    /// came on); otherwise the message's own `publisher` field, else ``PublisherID/unnamed``.
+    /// Bad messages are dropped and counted.
+    public mutating func receiveSenderStats(_ bytes: [UInt8], endpoint: EndpointID, publisher: PublisherID? = nil, at time: Double) {
+        receiving.receiveSenderStats(bytes, endpoint: endpoint, publisher: publisher, at: time)
     }
 
-    private mutating func downlinkEstimate(_ report: StatsReport, key: PeerKey) -> Double {
-        var estimator = downlinks.removeValue(forKey: key) ?? DownlinkEstimator()
-        defer { downlinks[key] = estimator }
-        return estimator.transport(of: report, maximumGap: configuration.maximumRateGapMilliseconds).connectionEstimatedBandwidth
+    /// The sender-stats message `endpoint`'s publisher sends after its latest report (routed
+    /// sessions; each call takes the next sequence number), naming itself `publisher` when given;
+    /// `nil` before its first report.
+    public mutating func senderStatsMessage(for endpoint: EndpointID, publisher: PublisherID? = nil) -> SenderStatsMessage? {
+        publishing.senderStatsMessage(for: endpoint, publisher: publisher)
+    }
+
+    /// Sender-stats messages `endpoint` accepted and dropped, from `publisher` or (nil) from all.
+    public func senderStatsCounts(endpoint: EndpointID, publisher: PublisherID? = nil) -> SenderStatsCounts {
+        receiving.senderStatsCounts(endpoint: endpoint, publisher: publisher)
     }
 }

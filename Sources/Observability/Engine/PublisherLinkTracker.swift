@@ -18,15 +18,15 @@ public struct PublisherLink: Sendable, Hashable {
 }
 
 /// The statistics one publisher report produced for one link.
-public struct PublisherLinkUpdate: Sendable, Hashable {
+struct PublisherLinkUpdate: Sendable, Hashable {
     /// Video stats; `nil` when the report has no video sender.
     public var video: PublisherVideoNetworkStats?
     /// Audio stats; `nil` when the report has no audio sender.
     public var audio: PublisherAudioNetworkStats?
     /// Transport stats.
     public var mediaLink: PublisherMediaLinkStats
-    /// The uplink's adopted condition or reason changed with this report.
-    public var conditionChanged: Bool = false
+    /// The uplink's newly adopted condition, when it changed with this report.
+    var conditionChange: NetworkConditionChange?
     /// Why the video quality changed with this report (empty when it did not).
     public var videoQualityChanges: [PublisherVideoEventReason] = []
 }
@@ -35,7 +35,7 @@ public struct PublisherLinkUpdate: Sendable, Hashable {
 ///
 /// The link may be served by several peer connections over time (ICE restart, reconnection):
 /// totals carry over, rates never span two connections, startTime never moves.
-public struct PublisherLinkTracker: Sendable {
+struct PublisherLinkTracker: Sendable {
     /// The link described.
     public let link: PublisherLink
     private let configuration: StatsEngineConfiguration
@@ -54,7 +54,7 @@ public struct PublisherLinkTracker: Sendable {
     private var lastLossTotals: (lost: Double, sent: Double)?
     private var highestTargetTotal: Double = 0
     private var queueing: QueueingDetector
-    private var previousVideo: (layers: [PublisherVideoLayerStats], limitations: [String])?
+    private var previousVideo: (layers: [PublisherVideoLayerStats], limitations: [QualityLimitationReason])?
     /// The uplink loss fraction over the last interval, when known (for sender stats).
     public private(set) var uplinkLossFraction: Double?
     /// The uplink round-trip time, ms, when known (for sender stats).
@@ -75,7 +75,7 @@ public struct PublisherLinkTracker: Sendable {
         var stats: PublisherVideoLayerStats
         var entry: StatsEntry
         var previous: SenderMemory
-        var limitation: String
+        var limitation: QualityLimitationReason
     }
 
     private struct SenderMemory: Sendable {
@@ -136,7 +136,7 @@ public struct PublisherLinkTracker: Sendable {
             if entry.active != false, let target = entry.value(.targetBitrate)?.number, target.isFinite, target > 0 { targetTotal += target }
             if let rtt = remote?.roundTripTime, rtt.isFinite, rtt >= 0 { roundTrip = max(roundTrip ?? 0, rtt * 1000) }
             switch entry.mediaKind {
-            case "video":
+            case .video?:
                 hasVideo = true
                 let payload = videoBytes.advance(&memory.bytes, to: entry.bytesSent)
                 let headerIncrease = CounterTotal.increase(&memory.headerBytes, to: entry.headerBytesSent)
@@ -162,8 +162,8 @@ public struct PublisherLinkTracker: Sendable {
                     codec: memory.codecName,
                     rid: entry.rid)
                 layers.append(PendingLayer(order: LayerOrder(entry), stats: stats, entry: entry, previous: previous,
-                                           limitation: entry.qualityLimitationReason ?? "none"))
-            case "audio":
+                                           limitation: QualityLimitationReason(w3c: entry.qualityLimitationReason)))
+            case .audio?:
                 hasAudio = true
                 audioBytes.advance(&memory.bytes, to: entry.bytesSent)
                 audioPackets.advance(&memory.packets, to: entry.packetsSent)
@@ -184,7 +184,7 @@ public struct PublisherLinkTracker: Sendable {
         let orders = layers.map(\.order)
         let ranking = layers.indices.sorted { orders[$0] < orders[$1] }
         // The set of sending layers, as sorted names (a resolution change may reorder layers).
-        var sendingLayers: [String] = [], limitations: [String] = [], orderedLayers: [PublisherVideoLayerStats] = []
+        var sendingLayers: [String] = [], limitations: [QualityLimitationReason] = [], orderedLayers: [PublisherVideoLayerStats] = []
         sendingLayers.reserveCapacity(layers.count)
         limitations.reserveCapacity(layers.count)
         orderedLayers.reserveCapacity(layers.count)
@@ -202,8 +202,8 @@ public struct PublisherLinkTracker: Sendable {
         }
 
         let estimate = report.selectedCandidatePair?.availableOutgoingBitrate
-        let conditionChanged = scoreUplink(estimate: estimate, targetTotal: targetTotal, roundTrip: roundTrip ?? report.selectedCandidatePair?.currentRoundTripTime.map { $0 * 1000 },
-                                           bandwidthLimited: limitations.contains("bandwidth"), videoOn: !orderedLayers.isEmpty, hasMedia: hasVideo || hasAudio)
+        let conditionChange = scoreUplink(estimate: estimate, targetTotal: targetTotal, roundTrip: roundTrip ?? report.selectedCandidatePair?.currentRoundTripTime.map { $0 * 1000 },
+                                           bandwidthLimited: limitations.contains(.bandwidth), videoOn: !orderedLayers.isEmpty, hasMedia: hasVideo || hasAudio)
         let transport = TransportStats(connectionEstimatedBandwidth: estimate ?? 0, networkCondition: scorer.condition, networkConditionReason: scorer.reason)
         let qualityChanges = hasVideo ? videoQualityChanges(orderedLayers, limitations: limitations) : []
         let video = hasVideo ? PublisherVideoNetworkStats(
@@ -216,15 +216,15 @@ public struct PublisherLinkTracker: Sendable {
             audioPacketsLost: audioLost.count, audioPacketsSent: audioPackets.count, audioBytesSent: audioBytes.count,
             timestamp: time, startTime: start, transport: transport) : nil
         return PublisherLinkUpdate(video: video, audio: audio, mediaLink: PublisherMediaLinkStats(connectionId: link.connectionId, subscriberId: link.subscriberId, transport: transport),
-                                   conditionChanged: conditionChanged, videoQualityChanges: qualityChanges)
+                                   conditionChange: conditionChange, videoQualityChanges: qualityChanges)
     }
 
     // MARK: Condition and quality
 
     /// Scores the uplink: loss Δlost/Δsent from `remote-inbound-rtp`, headroom = estimate ÷
-    /// max allocated bitrate, queueing from RTT above its lowest. Returns whether the adopted
-    /// condition changed.
-    private mutating func scoreUplink(estimate: Double?, targetTotal: Double, roundTrip: Double?, bandwidthLimited: Bool, videoOn: Bool, hasMedia: Bool) -> Bool {
+    /// max allocated bitrate, queueing from RTT above its lowest. Returns the newly adopted
+    /// condition, when it changed.
+    private mutating func scoreUplink(estimate: Double?, targetTotal: Double, roundTrip: Double?, bandwidthLimited: Bool, videoOn: Bool, hasMedia: Bool) -> NetworkConditionChange? {
         let sent = videoPackets.total + audioPackets.total
         let lost = videoLost.total + audioLost.total
         var loss: Double?
@@ -237,10 +237,10 @@ public struct PublisherLinkTracker: Sendable {
         uplinkRoundTrip = roundTrip
         let sample = ConditionSample(lossFraction: loss, headroom: headroom(estimate: estimate, demand: maxAllocatedBitrate),
                                      bandwidthLimited: bandwidthLimited, estimate: estimate, videoOn: videoOn, hasMedia: hasMedia, queueing: queued)
-        return !scorer.receive(sample).isEmpty
+        return scorer.receive(sample).last.map(NetworkConditionChange.init)
     }
 
-    private mutating func videoQualityChanges(_ layers: [PublisherVideoLayerStats], limitations: [String]) -> [PublisherVideoEventReason] {
+    private mutating func videoQualityChanges(_ layers: [PublisherVideoLayerStats], limitations: [QualityLimitationReason]) -> [PublisherVideoEventReason] {
         defer { previousVideo = (layers, limitations) }
         guard let previous = previousVideo else { return [] }
         var reasons: [PublisherVideoEventReason] = []
@@ -267,12 +267,8 @@ public struct PublisherLinkTracker: Sendable {
     /// W3C `bandwidth`/`cpu`/`other` win (they say what limits the encoder now); otherwise a codec
     /// switch, then a change of the sending layer set, then a resolution change.
     private static func limitationReason(_ entry: StatsEntry, previous: SenderMemory, layersChanged: Bool) -> QualityLimitationReason {
-        switch entry.qualityLimitationReason {
-        case "bandwidth": return .bandwidth
-        case "cpu": return .cpu
-        case "other": return .other
-        default: break
-        }
+        let reported = QualityLimitationReason(w3c: entry.qualityLimitationReason)
+        if reported != .none { return reported }
         if let before = previous.codecID, let now = entry.codecID, before != now { return .codec }
         if layersChanged { return .layerChange }
         if let before = previous.resolutionChanges, let now = entry.qualityLimitationResolutionChanges, now > before { return .resolution }

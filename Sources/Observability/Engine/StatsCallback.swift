@@ -2,14 +2,26 @@
 public struct StatsCallback: Sendable, Hashable {
     /// Unix ms of the sample that produced it.
     public var time: Double
-    /// The endpoint label.
-    public var peer: String
-    /// The peer connection label.
-    public var peerConnection: String
-    /// The subscriber stream id; empty for publisher callbacks.
-    public var stream: String
+    /// The endpoint whose report produced it.
+    public var endpoint: EndpointID
+    /// The peer connection whose report produced it.
+    public var peerConnection: PeerConnectionID
+    /// The subscribed stream; `nil` for publisher callbacks.
+    public var stream: StreamID?
+    /// The remote publisher of the subscribed stream; `nil` for publisher callbacks.
+    public var publisher: PublisherID?
     /// The callback and its payload.
     public var event: StatsEvent
+
+    /// Creates a callback.
+    public init(time: Double, endpoint: EndpointID, peerConnection: PeerConnectionID, stream: StreamID? = nil, publisher: PublisherID? = nil, event: StatsEvent) {
+        self.time = time
+        self.endpoint = endpoint
+        self.peerConnection = peerConnection
+        self.stream = stream
+        self.publisher = publisher
+        self.event = event
+    }
 }
 
 /// The callbacks of `PublisherNetworkStatsDelegate` and `SubscriberNetworkStatsDelegate`.
@@ -43,4 +55,12 @@ public enum StatsEvent: Sendable, Hashable {
         case .participantConnectionQualityChanged: "participant.connectionQualityChanged"
         }
     }
+
+    /// Every callback name, in the order of the ndjson documentation.
+    public static let callbackNames = [
+        "publisher.videoNetworkStatsUpdated", "publisher.audioNetworkStatsUpdated", "publisher.mediaLinkStatsUpdated",
+        "subscriber.videoNetworkStatsUpdated", "subscriber.audioNetworkStatsUpdated", "subscriber.mediaLinkStatsUpdated",
+        "publisher.networkConditionChanged", "publisher.videoQualityChanged", "subscriber.networkConditionChanged",
+        "subscriber.videoQualityChanged", "participant.connectionQualityChanged",
+    ]
 }

@@ -49,12 +49,12 @@ extension StatsEntry {
         value(field)?.number ?? fallback?.value(field)?.number
     }
 
-    /// `kind`, also for entries that only say it through their id (old Chrome) or codec.
-    var mediaKind: String? {
-        if let kind { return kind }
+    /// `kind`, also for entries that only say it through their id (old Chrome).
+    var mediaKind: MediaKind? {
+        if let kind { return MediaKind(rawValue: kind) }
         // Legacy ids carry the kind: RTCOutboundRTPVideoStream_…, RTCInboundRTPAudioStream_….
-        if id.contains("Video") || id.contains("video") { return "video" }
-        if id.contains("Audio") || id.contains("audio") { return "audio" }
+        if id.contains("Video") || id.contains("video") { return .video }
+        if id.contains("Audio") || id.contains("audio") { return .audio }
         return nil
     }
 }

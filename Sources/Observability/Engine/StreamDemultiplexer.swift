@@ -1,47 +1,79 @@
 import RTCStats
 
+/// One remote stream found in a receive connection's report.
+struct DemultiplexedStream: Sendable {
+    var id: StreamID
+    var publisher: PublisherID
+    var entries: SubscriberStreamEntries
+}
+
 /// Splits a receive connection's report into its remote streams, so that an SFU connection
 /// carrying several publishers gives several subscribers.
 ///
 /// Stream identity, in order of preference:
-/// 1. legacy `stream` entries (old Chrome, Safari) map each track to its `streamIdentifier`;
-/// 2. a connection with at most one video and one audio receiver carries one stream, named by
-///    the caller (`defaultStreamID`), so the stream keeps its identity when the connection is
-///    replaced;
-/// 3. otherwise each video receiver is a stream named `mid:<mid>` (or its `trackIdentifier`),
+/// 1. the caller's ``StreamBinding``s: receivers whose `mid` a binding lists, or the
+///    connection's only stream for a binding without mids;
+/// 2. legacy `stream` entries (old Chrome, Safari) map each track to its `streamIdentifier`;
+/// 3. a connection with at most one video and one audio receiver carries one stream,
+///    ``StreamID/sole``, so the stream keeps its identity when the connection is replaced;
+/// 4. otherwise each video receiver is a stream named `mid:<mid>` (or its `trackIdentifier`),
 ///    and each audio receiver joins the video whose `mid` follows it (SFUs such as Janus
 ///    negotiate a feed's audio then its video); an audio receiver left alone is a stream of
 ///    its own.
-public enum StreamDemultiplexer {
-    /// The streams of `report`, ordered by their first receiver's position in the report.
-    public static func streams(in report: StatsReport, defaultStreamID: String) -> [(id: String, entries: SubscriberStreamEntries)] {
-        streams(in: ReportDigest(report), defaultStreamID: defaultStreamID)
+enum StreamDemultiplexer {
+    /// The streams of `digest`, bound streams first, then by their first receiver's position.
+    static func streams(in digest: ReportDigest, bindings: [StreamBinding]) -> [DemultiplexedStream] {
+        var inbound = digest.inbound.filter { $0.mediaKind != nil }
+        guard !inbound.isEmpty else { return [] }
+        var result: [DemultiplexedStream] = []
+        for binding in bindings where !binding.mids.isEmpty {
+            var entries = SubscriberStreamEntries(video: nil, audio: nil)
+            inbound.removeAll { entry in
+                guard let mid = entry.mid, binding.mids.contains(mid) else { return false }
+                switch entry.mediaKind {
+                case .video? where entries.video == nil: entries.video = entry
+                case .audio? where entries.audio == nil: entries.audio = entry
+                default: return false
+                }
+                return true
+            }
+            if entries.video != nil || entries.audio != nil {
+                result.append(DemultiplexedStream(id: binding.stream, publisher: binding.publisher, entries: entries))
+            }
+        }
+        guard !inbound.isEmpty else { return result }
+        let sole = bindings.first { $0.mids.isEmpty }
+        for (id, entries) in unboundStreams(inbound, legacyStreams: digest.legacyStreams) {
+            if id == .sole, let sole {
+                result.append(DemultiplexedStream(id: sole.stream, publisher: sole.publisher, entries: entries))
+            } else {
+                result.append(DemultiplexedStream(id: id, publisher: .unnamed, entries: entries))
+            }
+        }
+        return result
     }
 
-    static func streams(in digest: ReportDigest, defaultStreamID: String) -> [(id: String, entries: SubscriberStreamEntries)] {
-        let inbound = digest.inbound.filter { $0.mediaKind == "video" || $0.mediaKind == "audio" }
-        guard !inbound.isEmpty else { return [] }
-        let videos = inbound.filter { $0.mediaKind == "video" }
-        let audios = inbound.filter { $0.mediaKind == "audio" }
-
-        if let legacy = legacyStreams(digest.legacyStreams, inbound: inbound) { return legacy }
+    private static func unboundStreams(_ inbound: [StatsEntry], legacyStreams: [StatsEntry]) -> [(id: StreamID, entries: SubscriberStreamEntries)] {
+        let videos = inbound.filter { $0.mediaKind == .video }
+        let audios = inbound.filter { $0.mediaKind == .audio }
+        if let legacy = legacyGrouping(legacyStreams, inbound: inbound) { return legacy }
         if videos.count <= 1, audios.count <= 1 {
-            return [(defaultStreamID, SubscriberStreamEntries(video: videos.first, audio: audios.first))]
+            return [(.sole, SubscriberStreamEntries(video: videos.first, audio: audios.first))]
         }
-        var result: [(id: String, entries: SubscriberStreamEntries)] = videos.map { video in
+        var result: [(id: StreamID, entries: SubscriberStreamEntries)] = videos.map { video in
             (name(of: video), SubscriberStreamEntries(video: video, audio: nil))
         }
         for audio in audios {
             let audioMid = audio.mid.flatMap { Int($0) }
             let partner = result.indices
                 .filter { result[$0].entries.audio == nil }
-                .compactMap { index -> (Int, Int)? in
+                .compactMap { index -> (index: Int, mid: Int)? in
                     guard let audioMid, let videoMid = result[index].entries.video?.mid.flatMap({ Int($0) }), videoMid > audioMid else { return nil }
                     return (index, videoMid)
                 }
-                .min { $0.1 < $1.1 }
-            if let (index, _) = partner {
-                result[index].entries.audio = audio
+                .min { $0.mid < $1.mid }
+            if let partner {
+                result[partner.index].entries.audio = audio
             } else {
                 result.append((name(of: audio), SubscriberStreamEntries(video: nil, audio: audio)))
             }
@@ -49,12 +81,12 @@ public enum StreamDemultiplexer {
         return result
     }
 
-    private static func name(of entry: StatsEntry) -> String {
-        if let mid = entry.mid { return "mid:" + mid }
-        return entry.trackIdentifier ?? entry.id
+    private static func name(of entry: StatsEntry) -> StreamID {
+        if let mid = entry.mid { return StreamID("mid:" + mid) }
+        return StreamID(entry.trackIdentifier ?? entry.id)
     }
 
-    private static func legacyStreams(_ streams: [StatsEntry], inbound: [StatsEntry]) -> [(id: String, entries: SubscriberStreamEntries)]? {
+    private static func legacyGrouping(_ streams: [StatsEntry], inbound: [StatsEntry]) -> [(id: StreamID, entries: SubscriberStreamEntries)]? {
         guard !streams.isEmpty else { return nil }
         var streamByTrack: [String: String] = [:]
         for stream in streams {
@@ -70,9 +102,9 @@ public enum StreamDemultiplexer {
                 order.append(stream)
                 grouped[stream] = SubscriberStreamEntries(video: nil, audio: nil)
             }
-            if entry.mediaKind == "video", grouped[stream]?.video == nil { grouped[stream]?.video = entry }
-            if entry.mediaKind == "audio", grouped[stream]?.audio == nil { grouped[stream]?.audio = entry }
+            if entry.mediaKind == .video, grouped[stream]?.video == nil { grouped[stream]?.video = entry }
+            if entry.mediaKind == .audio, grouped[stream]?.audio == nil { grouped[stream]?.audio = entry }
         }
-        return order.map { ($0, grouped[$0]!) }
+        return order.compactMap { name in grouped[name].map { (StreamID(name), $0) } }
     }
 }

@@ -1,7 +1,7 @@
 import RTCStats
 
 /// The entries of one remote stream within a receive connection's report.
-public struct SubscriberStreamEntries: Sendable, Hashable {
+struct SubscriberStreamEntries: Sendable, Hashable {
     /// The stream's `inbound-rtp` video entry, if any.
     public var video: StatsEntry?
     /// The stream's `inbound-rtp` audio entry, if any.
@@ -15,15 +15,16 @@ public struct SubscriberStreamEntries: Sendable, Hashable {
 }
 
 /// The statistics one receive report produced for one subscribed stream.
-public struct SubscriberStreamUpdate: Sendable, Hashable {
+struct SubscriberStreamUpdate: Sendable, Hashable {
     /// Video stats; `nil` when the stream has no video receiver.
     public var video: SubscriberVideoNetworkStats?
     /// Audio stats; `nil` when the stream has no audio receiver.
     public var audio: SubscriberAudioNetworkStats?
     /// Transport stats of the downlink.
     public var mediaLink: SubscriberMediaLinkStats
-    /// The downlink's or the remote publisher's adopted condition changed with this report.
-    public var conditionChanged: Bool = false
+    /// The condition change reported with this report (the downlink's, or the remote
+    /// publisher's), when either adopted condition changed.
+    var conditionChange: NetworkConditionChange?
     /// Why the video quality changed with this report (empty when it did not).
     public var videoQualityChanges: [SubscriberVideoEventReason] = []
     /// The remote participant's connection quality, when its level changed with this report.
@@ -32,7 +33,7 @@ public struct SubscriberStreamUpdate: Sendable, Hashable {
 
 /// Turns the reports of one subscribed stream into session-aware statistics, across the peer
 /// connections that carry it over time.
-public struct SubscriberStreamTracker: Sendable {
+struct SubscriberStreamTracker: Sendable {
     private let configuration: StatsEngineConfiguration
     private var startTime: Double?
     private var lastReportTime: [String: Double] = [:]
@@ -122,7 +123,7 @@ public struct SubscriberStreamTracker: Sendable {
         let demand = video.flatMap { received in
             remoteReading.layers.min { abs($0.height - received.height) < abs($1.height - received.height) }?.bitrate
         }
-        let localChanged = downlink.update(
+        let localChange = downlink.update(
             lostTotal: videoLost.total + audioLost.total, receivedTotal: videoPackets.total + audioPackets.total,
             time: time, senderStats: remoteReading.senderStats == nil ? nil : senderStats, estimate: downlinkEstimate, demand: demand,
             roundTrip: pairRoundTrip, jitter: jitter, videoOn: video != nil,
@@ -148,8 +149,16 @@ public struct SubscriberStreamTracker: Sendable {
             qualityChange = connectionQuality.receive(roundTripMilliseconds: totalRoundTrip, jitterMilliseconds: audioJitter,
                                                       lossPercent: 100 * (downlink.receivedLossFraction ?? 0))
         }
+        // The reason reported is the downlink's when it is degraded (or the publisher's uplink
+        // is not), else the publisher's: what the app should act on.
+        var conditionChange: NetworkConditionChange?
+        if localChange != nil || remoteReading.conditionChanged {
+            let local = mediaLink.transport, remote = mediaLink.remotePublisherTransport
+            let reason = local.networkCondition.isDegraded || !remote.networkCondition.isDegraded ? local.networkConditionReason : remote.networkConditionReason
+            conditionChange = NetworkConditionChange(condition: local.networkCondition, reason: reason)
+        }
         return SubscriberStreamUpdate(video: video, audio: audio, mediaLink: mediaLink,
-                                      conditionChanged: localChanged || remoteReading.conditionChanged,
+                                      conditionChange: conditionChange,
                                       videoQualityChanges: qualityChanges, connectionQualityChanged: qualityChange)
     }
 

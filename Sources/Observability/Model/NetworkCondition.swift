@@ -20,6 +20,36 @@ public enum NetworkConditionReason: String, Sendable, Hashable, CaseIterable {
 /// the rest are derived from what changed in the interval.
 public enum QualityLimitationReason: String, Sendable, Hashable, CaseIterable {
     case none, bandwidth, cpu, codec, resolution, layerChange, other
+
+    /// The reason a W3C `qualityLimitationReason` names (`none`, `bandwidth`, `cpu`, `other`);
+    /// anything else, or nothing, is `none`.
+    init(w3c value: String?) {
+        switch value {
+        case "bandwidth": self = .bandwidth
+        case "cpu": self = .cpu
+        case "other": self = .other
+        default: self = .none
+        }
+    }
+}
+
+/// A newly adopted network condition and what set it.
+struct NetworkConditionChange: Sendable, Hashable {
+    var condition: NetworkCondition
+    var reason: NetworkConditionReason
+
+    init(_ action: ConditionScorer.Action) {
+        switch action {
+        case .conditionChanged(let condition, let reason):
+            self.condition = condition
+            self.reason = reason
+        }
+    }
+
+    init(condition: NetworkCondition, reason: NetworkConditionReason) {
+        self.condition = condition
+        self.reason = reason
+    }
 }
 
 /// Which side of a subscriber's media path is responsible for a degradation.

@@ -42,27 +42,40 @@ public struct SenderStatsDecoder: Sendable {
 
     /// Decodes one message received at `time` (ms); `nil` when it was dropped (and counted).
     public mutating func decode(_ bytes: [UInt8], receivedAt time: Double) -> SenderStatsMessage? {
-        switch validate(bytes) {
+        switch Self.validate(bytes) {
         case .failure(let rejection):
             dropped[rejection, default: 0] += 1
             return nil
         case .success(let message):
-            if let lastSequence, message.sequence <= lastSequence {
-                dropped[.stale, default: 0] += 1
-                return nil
-            }
-            if let lastAcceptedAt, time - lastAcceptedAt < minimumInterval {
-                dropped[.rateLimited, default: 0] += 1
-                return nil
-            }
-            lastAcceptedAt = time
-            lastSequence = message.sequence
-            accepted += 1
-            return message
+            return accept(message, receivedAt: time)
         }
     }
 
-    private func validate(_ bytes: [UInt8]) -> Result<SenderStatsMessage, Rejection> {
+    /// Accepts a message that passed ``validate(_:)`` unless it is stale or too soon after the
+    /// last accepted one; `nil` when it was dropped (and counted).
+    public mutating func accept(_ message: SenderStatsMessage, receivedAt time: Double) -> SenderStatsMessage? {
+        if let lastSequence, message.sequence <= lastSequence {
+            dropped[.stale, default: 0] += 1
+            return nil
+        }
+        if let lastAcceptedAt, time - lastAcceptedAt < minimumInterval {
+            dropped[.rateLimited, default: 0] += 1
+            return nil
+        }
+        lastAcceptedAt = time
+        lastSequence = message.sequence
+        accepted += 1
+        return message
+    }
+
+    /// Counts a message dropped before it reached this decoder (e.g. it failed
+    /// ``validate(_:)`` where the publisher it came from was not yet known).
+    public mutating func countDropped(_ rejection: Rejection) {
+        dropped[rejection, default: 0] += 1
+    }
+
+    /// Checks one message's size, type, version and every value, without sequencing it.
+    public static func validate(_ bytes: [UInt8]) -> Result<SenderStatsMessage, Rejection> {
         guard bytes.count <= SenderStatsMessage.maximumSize else { return .failure(.tooLarge) }
         guard let value = try? JSONParser.parse(bytes), value.object != nil else { return .failure(.malformed) }
         guard value["type"]?.string == SenderStatsMessage.typeTag, value["v"]?.number == Double(SenderStatsMessage.version) else {
@@ -90,6 +103,11 @@ public struct SenderStatsDecoder: Sendable {
             guard let parsed = field.string.flatMap(NetworkConditionReason.init(rawValue:)) else { return .failure(.invalidValue) }
             reason = parsed
         }
+        var publisher: PublisherID?
+        if let field = value["publisher"], field != .null {
+            guard let name = field.string, (1...SenderStatsMessage.maximumPublisherLength).contains(name.utf8.count) else { return .failure(.invalidValue) }
+            publisher = PublisherID(name)
+        }
         var layers: [SenderStatsMessage.Layer] = []
         if let field = value["layers"], field != .null {
             guard let array = field.array, array.count <= 8 else { return .failure(.invalidValue) }
@@ -104,6 +122,6 @@ public struct SenderStatsDecoder: Sendable {
         return .success(SenderStatsMessage(
             sequence: Int(sequence), timestamp: timestamp, connectionMaxAllocatedBitrate: allocated,
             connectionEstimatedBandwidth: estimate, roundTripTime: roundTrip, lossFraction: loss,
-            condition: condition, reason: reason, layers: layers))
+            condition: condition, reason: reason, layers: layers, publisher: publisher))
     }
 }

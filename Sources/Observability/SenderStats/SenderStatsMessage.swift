@@ -7,7 +7,7 @@ import RTCStats
 /// {"type":"callscope-sender-stats","v":1,"seq":17,"t":1795983359122,
 ///  "connectionMaxAllocatedBitrate":2214000,"connectionEstimatedBandwidth":267203,
 ///  "rttMs":12,"lossFraction":0.02,"condition":"critical","reason":"bandwidth",
-///  "layers":[{"w":240,"h":135,"bps":150000}]}
+///  "layers":[{"w":240,"h":135,"bps":150000}],"publisher":"feed-4711"}
 /// ```
 /// Beyond the seeds' two bitrates it carries the publisher's uplink loss and RTT, so a subscriber
 /// can tell loss that arrived already lost, and (optionally) the publisher's own uplink condition
@@ -19,6 +19,8 @@ public struct SenderStatsMessage: Sendable, Hashable {
     public static let typeTag = "callscope-sender-stats"
     /// The largest message accepted, in bytes.
     public static let maximumSize = 1024
+    /// The longest `publisher` id accepted, in UTF-8 bytes.
+    public static let maximumPublisherLength = 64
 
     /// A sending layer and its current bitrate.
     public struct Layer: Sendable, Hashable {
@@ -55,9 +57,14 @@ public struct SenderStatsMessage: Sendable, Hashable {
     public var reason: NetworkConditionReason?
     /// The layers being sent, low to high (at most 8).
     public var layers: [Layer]
+    /// The sending publisher, so that a subscriber connection carrying several publishers'
+    /// messages on one data channel (an SFU multistream connection) can tell them apart;
+    /// optional (two-party calls need none).
+    public var publisher: PublisherID?
 
     /// Creates a message.
-    public init(sequence: Int, timestamp: Double, connectionMaxAllocatedBitrate: Double, connectionEstimatedBandwidth: Double?, roundTripTime: Double? = nil, lossFraction: Double? = nil, condition: NetworkCondition? = nil, reason: NetworkConditionReason? = nil, layers: [Layer] = []) {
+    public init(sequence: Int, timestamp: Double, connectionMaxAllocatedBitrate: Double, connectionEstimatedBandwidth: Double?, roundTripTime: Double? = nil, lossFraction: Double? = nil, condition: NetworkCondition? = nil, reason: NetworkConditionReason? = nil, layers: [Layer] = [], publisher: PublisherID? = nil) {
+        self.publisher = publisher
         self.sequence = sequence
         self.timestamp = timestamp
         self.connectionMaxAllocatedBitrate = connectionMaxAllocatedBitrate
@@ -90,6 +97,9 @@ public struct SenderStatsMessage: Sendable, Hashable {
             fields.append(StatsField("layers", .array(layers.prefix(8).map { layer in
                 .object([StatsField("w", .number(Double(layer.width))), StatsField("h", .number(Double(layer.height))), StatsField("bps", .number(layer.bitrate.rounded()))])
             })))
+        }
+        if let publisher, (1...Self.maximumPublisherLength).contains(publisher.rawValue.utf8.count) {
+            fields.append(StatsField("publisher", .string(publisher.rawValue)))
         }
         return Array(JSONWriter.string(.object(fields)).utf8)
     }

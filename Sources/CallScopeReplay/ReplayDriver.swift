@@ -1,0 +1,121 @@
+import Observability
+import RTCStats
+
+/// Feeds a recorded call through the same engine an app uses, item by item, and returns the
+/// callbacks each item produces. `callscope replay`, `evaluate`, `report` and `analyze` all
+/// replay through it.
+///
+/// What a live SDK would know and a recording only implies, the driver infers from the whole
+/// recording (see ``ReplayPolicy``): each endpoint's session mode, the publisher's allocation,
+/// which stream a receiving connection carries (the router's stream list when recorded,
+/// otherwise overlapping connections are parallel streams and a later one replaces an ended
+/// one), and which publisher a sender-stats message came from. With ``SenderStatsMode/auto``
+/// and no received messages in the recording, it derives from each publisher's own reports
+/// the messages its SDK would have sent, and delivers them one interval late through the same
+/// encoder and decoder.
+public struct ReplayDriver: Sendable {
+    /// Whether sender-stats messages reach the subscribers in a replay.
+    public enum SenderStatsMode: String, Sendable, CaseIterable {
+        /// Recorded messages, or derived ones when the recording has none.
+        case auto
+        /// None: subscribers replay without sender stats.
+        case off
+    }
+
+    private var engine: CallStatsEngine
+    private let policy: ReplayPolicy
+    private let senderStats: SenderStatsMode
+    private let derive: Bool
+    private let interval: Double
+    /// Bindings the recording itself gave (`subscriber-streams` events), per connection.
+    private var recordedBindings: [ReplayPolicy.ConnectionKey: [StreamBinding]] = [:]
+    private var pendingMessages: [PendingMessage] = []
+    private var receivers: [EndpointID] = []
+
+    private struct PendingMessage: Sendable {
+        var deliverAt: Double
+        var bytes: [UInt8]
+        var from: EndpointID
+    }
+
+    /// Creates a driver for `timeline`; `configuration` defaults to the spec's, with the
+    /// allocation the recording header gives.
+    public init(timeline: StatsTimeline, senderStats: SenderStatsMode = .auto, configuration: StatsEngineConfiguration = .init()) {
+        policy = ReplayPolicy(timeline)
+        var configuration = configuration
+        if configuration.maxAllocatedBitrate == nil { configuration.maxAllocatedBitrate = policy.maxAllocatedBitrate }
+        engine = CallStatsEngine(configuration: configuration, sessionModes: policy.sessionModes)
+        self.senderStats = senderStats
+        let endpoints = Set(timeline.samples.map(\.peer))
+        derive = senderStats == .auto && !policy.hasSenderStatsLines && endpoints.count > 1
+        interval = configuration.intervalMilliseconds
+    }
+
+    /// Replays a whole timeline; every callback, in order.
+    public static func replay(_ timeline: StatsTimeline, senderStats: SenderStatsMode = .auto) -> [StatsCallback] {
+        var driver = ReplayDriver(timeline: timeline, senderStats: senderStats)
+        return timeline.items.flatMap { driver.ingest($0) }
+    }
+
+    /// Feeds one item; returns the callbacks it produced.
+    public mutating func ingest(_ item: TimelineItem) -> [StatsCallback] {
+        switch item {
+        case .sample(let sample): return ingest(sample)
+        case .event(let event):
+            receive(event)
+            return []
+        }
+    }
+
+    /// Sender-stats messages `endpoint` accepted and dropped so far.
+    public func senderStatsCounts(endpoint: EndpointID) -> SenderStatsCounts {
+        engine.senderStatsCounts(endpoint: endpoint)
+    }
+
+    private mutating func ingest(_ sample: StatsSample) -> [StatsCallback] {
+        deliverPendingMessages(upTo: sample.time)
+        let key = ReplayPolicy.ConnectionKey(endpoint: EndpointID(sample.peer), peerConnection: PeerConnectionID(sample.peerConnection))
+        let bindings = recordedBindings[key] ?? policy.inferredBindings[key].map { [$0] } ?? []
+        if !bindings.isEmpty, !receivers.contains(key.endpoint) { receivers.append(key.endpoint) }
+        let callbacks = engine.ingest(sample, streams: bindings)
+        if derive, policy.producers.contains(key.endpoint),
+           let message = engine.senderStatsMessage(for: key.endpoint, publisher: PublisherID(key.endpoint.rawValue)) {
+            pendingMessages.append(PendingMessage(deliverAt: sample.time + interval, bytes: message.encoded(), from: key.endpoint))
+        }
+        return callbacks
+    }
+
+    private mutating func receive(_ event: TimelineEvent) {
+        switch event.name {
+        case TimelineEventName.senderStats where senderStats == .auto:
+            // A message that names no publisher comes from the only one, when there is one.
+            let named = event.data["publisher"]?.string != nil
+            engine.receiveSenderStats(Array(JSONWriter.string(event.data).utf8), endpoint: EndpointID(event.peer),
+                                      publisher: named ? nil : policy.soleProducer, at: event.time)
+        case TimelineEventName.subscriberStreams:
+            guard let connection = event.peerConnection, let streams = event.data["streams"]?.array else { return }
+            var mids: [String: [String]] = [:]
+            var order: [String] = []
+            for stream in streams {
+                guard let publisher = stream["publisher"]?.string, let mid = stream["mid"]?.string ?? stream["mid"]?.number.map({ String(Int($0)) }) else { continue }
+                if mids[publisher] == nil { order.append(publisher) }
+                mids[publisher, default: []].append(mid)
+            }
+            let key = ReplayPolicy.ConnectionKey(endpoint: EndpointID(event.peer), peerConnection: PeerConnectionID(connection))
+            recordedBindings[key] = order.map { StreamBinding(stream: StreamID($0), publisher: PublisherID($0), mids: mids[$0] ?? []) }
+        default:
+            return
+        }
+    }
+
+    private mutating func deliverPendingMessages(upTo time: Double) {
+        guard pendingMessages.contains(where: { $0.deliverAt <= time }) else { return }
+        let due = pendingMessages.filter { $0.deliverAt <= time }
+        pendingMessages.removeAll { $0.deliverAt <= time }
+        for message in due {
+            for receiver in receivers where receiver != message.from {
+                engine.receiveSenderStats(message.bytes, endpoint: receiver, publisher: PublisherID(message.from.rawValue), at: message.deliverAt)
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Dispatch
+import Foundation
+import RTCStats
+
+/// The stats of one subscribed stream, for an app: feed it each `getStats()` result of the
+/// connection carrying the stream, and each sender-stats message received from its publisher.
+public final class SubscriberStatsMonitor: @unchecked Sendable {
+    // @unchecked: `core` is thread-safe; `rawReport` is only touched inside `core.withEngine` /
+    // `core.process`, under its lock.
+    private let core: MonitorCore<any SubscriberNetworkStatsDelegate>
+    private let binding: StreamBinding
+    private var rawReport: StatsReport?
+    private static let endpoint = EndpointID("subscriber")
+
+    /// Creates a monitor for the stream `stream` from `publisher`. On a connection carrying
+    /// several streams (an SFU multistream connection), `mids` lists this stream's receivers;
+    /// empty when the connection carries this stream only.
+    public init(stream: StreamID = .sole, publisher: PublisherID = .unnamed, mids: [String] = [], configuration: StatsEngineConfiguration = .init()) {
+        binding = StreamBinding(stream: stream, publisher: publisher, mids: mids)
+        core = MonitorCore(engine: CallStatsEngine(configuration: configuration))
+    }
+
+    /// The stats delegate (held weakly).
+    public var delegate: (any SubscriberNetworkStatsDelegate)? {
+        get { core.delegate }
+        set { core.delegate = newValue }
+    }
+
+    /// The raw-report delegate (held weakly).
+    public var rtcStatsReportDelegate: (any RtcStatsReportDelegate)? {
+        get { core.reportDelegate }
+        set { core.reportDelegate = newValue }
+    }
+
+    /// Every callback of this stream, as an async sequence (a new stream per access).
+    public var events: AsyncStream<StatsCallback> { core.makeStream() }
+
+    /// Feeds a sender-stats message received from this stream's publisher over the data
+    /// channel, at `time` (ms, the clock of the reports: the latest report's `timestamp`, not
+    /// the wall clock). Bad messages are dropped and counted.
+    public func receiveSenderStats(_ bytes: [UInt8], at time: Double) {
+        core.withEngine { $0.receiveSenderStats(bytes, endpoint: Self.endpoint, publisher: binding.publisher, at: time) }
+    }
+
+    /// Sender-stats messages accepted and dropped so far.
+    public var senderStatsCounts: SenderStatsCounts {
+        core.withEngine { $0.senderStatsCounts(endpoint: Self.endpoint) }
+    }
+
+    /// Feeds one report of the connection labelled `peerConnection`.
+    public func ingest(_ report: StatsReport, peerConnection: String) {
+        core.process({ engine, listening in
+            rawReport = report
+            guard listening else { return [] }
+            let sample = StatsSample(time: report.timestamp ?? 0, peer: Self.endpoint.rawValue, peerConnection: peerConnection, report: report)
+            return engine.ingest(sample, streams: [binding]).filter { $0.stream == binding.stream }
+        }, dispatch: { delegate, callback in
+            switch callback.event {
+            case .subscriberVideoNetworkStatsUpdated(let stats): delegate.subscriber(self, videoNetworkStatsUpdated: stats)
+            case .subscriberAudioNetworkStatsUpdated(let stats): delegate.subscriber(self, audioNetworkStatsUpdated: stats)
+            case .subscriberMediaLinkStatsUpdated(let stats): delegate.subscriber(self, mediaLinkStatsUpdated: stats)
+            case .subscriberVideoQualityChanged(let stats, let reason): delegate.subscriber(self, videoQualityChanged: stats, reason: reason)
+            case .subscriberNetworkConditionChanged(let stats, let reason): delegate.subscriber(self, networkConditionChanged: stats, reason: reason)
+            case .participantConnectionQualityChanged(let quality): delegate.subscriber(self, didUpdateConnectionQuality: quality)
+            default: break
+            }
+        })
+    }
+
+    /// The latest raw report, unprocessed, as a JSON array (`"[]"` before the first).
+    public func rtcStatsReport() -> String {
+        core.withEngine { _ in rawReport?.jsonArray() ?? "[]" }
+    }
+
+    /// Asks for the raw report; ``rtcStatsReportDelegate`` receives it on `queue`.
+    public func getRtcStatsReport(on queue: DispatchQueue = .global()) {
+        let report = rtcStatsReport()
+        let delegate = rtcStatsReportDelegate
+        queue.async { delegate?.subscriber(self, rtcStatsReport: report) }
+    }
+}

@@ -1,0 +1,114 @@
+import RTCStats
+
+/// Every endpoint's receiving side: its subscribed streams, each connection's downlink
+/// estimate, and the sender-stats messages received, kept per (receiving endpoint, remote
+/// publisher) so that two publishers behind one connection never share a sequence space.
+struct SubscriberSide: Sendable {
+    private let configuration: StatsEngineConfiguration
+    private var streams: [StreamKey: SubscriberStreamTracker] = [:]
+    private var downlinks: [ConnectionKey: DownlinkEstimator] = [:]
+    private var inboxes: [InboxKey: SenderStatsInbox] = [:]
+    /// Messages that failed validation, per receiving endpoint (their publisher is unknown).
+    private var invalidMessages: [EndpointID: [SenderStatsDecoder.Rejection: Int]] = [:]
+
+    private struct StreamKey: Hashable, Sendable {
+        var endpoint: EndpointID
+        var stream: StreamID
+    }
+
+    private struct ConnectionKey: Hashable, Sendable {
+        var endpoint: EndpointID
+        var peerConnection: PeerConnectionID
+    }
+
+    private struct InboxKey: Hashable, Sendable {
+        var endpoint: EndpointID
+        var publisher: PublisherID
+    }
+
+    /// The sender-stats messages one endpoint received from one publisher, through one decoder.
+    private struct SenderStatsInbox: Sendable {
+        var decoder = SenderStatsDecoder()
+        var received = ReceivedSenderStats()
+    }
+
+    init(configuration: StatsEngineConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Feeds a sender-stats message `endpoint` received at `time`. Its publisher is `publisher`
+    /// when the caller knows it (the data channel it arrived on), else the one the message
+    /// names, else ``PublisherID/unnamed``.
+    mutating func receiveSenderStats(_ bytes: [UInt8], endpoint: EndpointID, publisher: PublisherID?, at time: Double) {
+        switch SenderStatsDecoder.validate(bytes) {
+        case .failure(let rejection):
+            invalidMessages[endpoint, default: [:]][rejection, default: 0] += 1
+        case .success(let message):
+            let key = InboxKey(endpoint: endpoint, publisher: publisher ?? message.publisher ?? .unnamed)
+            var inbox = inboxes.removeValue(forKey: key) ?? SenderStatsInbox()
+            if let accepted = inbox.decoder.accept(message, receivedAt: time) { inbox.received.record(accepted, at: time) }
+            inboxes[key] = inbox
+        }
+    }
+
+    /// Messages `endpoint` accepted and dropped, from every publisher (`publisher` nil) or one.
+    func senderStatsCounts(endpoint: EndpointID, publisher: PublisherID?) -> SenderStatsCounts {
+        var counts = SenderStatsCounts()
+        if publisher == nil {
+            for (_, count) in invalidMessages[endpoint] ?? [:] { counts.dropped += count }
+        }
+        for (key, inbox) in inboxes where key.endpoint == endpoint && (publisher == nil || key.publisher == publisher) {
+            counts.accepted += inbox.decoder.accepted
+            counts.dropped += inbox.decoder.droppedCount
+        }
+        return counts
+    }
+
+    /// Feeds one report with receiving entries; appends the callbacks of every stream in it.
+    mutating func ingest(_ sample: StatsSample, digest: ReportDigest, endpoint: EndpointID, bindings: [StreamBinding], into callbacks: inout [StatsCallback]) {
+        let peerConnection = PeerConnectionID(sample.peerConnection)
+        let found = StreamDemultiplexer.streams(in: digest, bindings: bindings)
+        guard !found.isEmpty else { return }
+        let estimate = downlinkEstimate(sample.report, key: ConnectionKey(endpoint: endpoint, peerConnection: peerConnection))
+        for stream in found {
+            let key = StreamKey(endpoint: endpoint, stream: stream.id)
+            var tracker = streams.removeValue(forKey: key) ?? SubscriberStreamTracker(configuration: configuration)
+            defer { streams[key] = tracker }
+            let senderStats = inboxes[InboxKey(endpoint: endpoint, publisher: stream.publisher)]?.received
+            guard let update = tracker.ingest(stream.entries, in: sample.report, peerConnection: sample.peerConnection,
+                                              downlinkEstimate: estimate, senderStats: senderStats) else { continue }
+            func emit(_ event: StatsEvent) {
+                callbacks.append(StatsCallback(time: sample.time, endpoint: endpoint, peerConnection: peerConnection,
+                                               stream: stream.id, publisher: stream.publisher, event: event))
+            }
+            if let video = update.video { emit(.subscriberVideoNetworkStatsUpdated(video)) }
+            if let audio = update.audio { emit(.subscriberAudioNetworkStatsUpdated(audio)) }
+            emit(.subscriberMediaLinkStatsUpdated(update.mediaLink))
+            if let change = update.conditionChange { emit(.subscriberNetworkConditionChanged(update.mediaLink, change.reason)) }
+            if let video = update.video {
+                for reason in update.videoQualityChanges { emit(.subscriberVideoQualityChanged(video, reason)) }
+            }
+            if let quality = update.connectionQualityChanged { emit(.participantConnectionQualityChanged(quality)) }
+        }
+    }
+
+    private mutating func downlinkEstimate(_ report: StatsReport, key: ConnectionKey) -> Double {
+        var estimator = downlinks.removeValue(forKey: key) ?? DownlinkEstimator()
+        defer { downlinks[key] = estimator }
+        return estimator.transport(of: report, maximumGap: configuration.maximumRateGapMilliseconds).connectionEstimatedBandwidth
+    }
+}
+
+/// How many sender-stats messages were accepted and dropped.
+public struct SenderStatsCounts: Sendable, Hashable {
+    /// Messages accepted.
+    public var accepted = 0
+    /// Messages dropped (malformed, invalid, stale, rate limited, too large).
+    public var dropped = 0
+
+    /// Creates counts.
+    public init(accepted: Int = 0, dropped: Int = 0) {
+        self.accepted = accepted
+        self.dropped = dropped
+    }
+}
