@@ -12,15 +12,29 @@ import RTCStats
 /// impairment onset, the delay until a degradation is reported at all and until the expected
 /// source and reason are; and condition events per minute under steady impairment (from
 /// `grace_ms` after the onset to its end).
-struct EvaluateCommand {
+struct EvaluateCommand: Command {
+    static let name = "evaluate"
+    static let summary = "Score the engine on labelled recordings of real calls."
+    static let help = """
+    callscope evaluate [RECORDING...] [--json]
+
+    Scores the engine on labelled recordings (NAME.ndjson.gz + NAME.labels.json; default: every
+    labelled recording in Recordings/): per scenario, peer and stream, the share of labelled
+    seconds whose degradation source and reason match, the detection delay after each
+    impairment onset, and condition events per minute under steady impairment.
+
+      --json   the rows and the total as one JSON object
+    """
+
     var files: [String] = []
     var json = false
 
     init(arguments: [String]) throws {
-        for argument in arguments {
+        var parser = ArgumentParser(arguments, command: Self.name)
+        while let argument = parser.next() {
             switch argument {
             case "--json": json = true
-            case let option where option.hasPrefix("-"): throw UsageError("unknown option '\(option)' for evaluate")
+            case let option where ArgumentParser.isOption(option): throw parser.unknownOption(option)
             default: files.append(argument)
             }
         }
@@ -47,7 +61,7 @@ struct EvaluateCommand {
         var eventsPerMinute: Double { steadySeconds == 0 ? .nan : Double(steadyEvents) / (steadySeconds / 60) }
     }
 
-    func run() throws {
+    func run() throws -> ExitCode {
         var rows: [Row] = []
         for file in files { rows += try evaluate(file) }
         let scored = rows.reduce(0) { $0 + $1.scored }
@@ -79,7 +93,7 @@ struct EvaluateCommand {
                 StatsField("worst_condition_events_per_minute_steady", worstRate.map(StatsValue.number) ?? .null),
             ])
             print(JSONWriter.string(.object([StatsField("rows", .array(objects)), StatsField("total", total)])))
-            return
+            return .success
         }
         print("scenario                      peer        scored  accuracy  detected (s)  attributed (s)  events/min steady")
         func seconds(_ values: [Double?]) -> String {
@@ -93,6 +107,7 @@ struct EvaluateCommand {
         }
         let accuracy = scored == 0 ? "-" : String(format: "%.1f%%", 100 * Double(matched) / Double(scored))
         print("total: \(accuracy) of \(scored) labelled seconds match; degradation reported within \(worstDetection.map { String(format: "%.0f s", $0) } ?? "-")\(undetected > 0 ? " (\(undetected) onset(s) not detected)" : ""), attributed within \(worstDelay.map { String(format: "%.0f s", $0) } ?? "-")\(missed > 0 ? " (\(missed) not attributed)" : ""); worst \(worstRate.map { String(format: "%.1f", $0) } ?? "-") condition events/min under steady impairment")
+        return .success
     }
 
     static func pad(_ text: String, _ width: Int) -> String {

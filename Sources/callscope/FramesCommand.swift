@@ -5,7 +5,21 @@ import VideoFrames
 
 /// `callscope frames`: converts Y4M clips to raw BGRA / NV12, and benchmarks the converters
 /// against libyuv and memcpy in the same run.
-struct FramesCommand {
+struct FramesCommand: Command {
+    static let name = "frames"
+    static let summary = "Convert Y4M clips to BGRA/NV12, and benchmark the converters."
+    static let help = """
+    callscope frames convert IN.y4m[.gz] --to bgra|nv12 [--matrix bt601|bt709] [--range limited|full] -o OUT
+        Converts every frame of a YUV4MPEG2 (4:2:0) clip and writes the frames back to back,
+        without padding. --matrix defaults to bt601; --range to the clip's XCOLORRANGE, else
+        limited. Frames before a truncation are written, then the truncation is reported.
+
+    callscope frames bench [--json] [--seconds S]
+        ms per frame of I420 → BGRA, NV12 → BGRA and BGRA → I420 at 720p and 1080p: ours on one
+        thread and on all cores, libyuv (when installed) and a memcpy of the output, in one run,
+        with cached ("hot") and streaming frames; libyuv also restricted to its 128-bit code.
+    """
+
     enum Action {
         case convert(input: String, output: String, to: PixelFormat, matrix: ColorMatrix, range: ColorRange?)
         case bench(json: Bool, seconds: Double)
@@ -60,11 +74,12 @@ struct FramesCommand {
         }
     }
 
-    func run() throws {
+    func run() throws -> ExitCode {
         switch action {
         case let .convert(input, output, format, matrix, range): try convert(input: input, output: output, to: format, matrix: matrix, range: range)
         case let .bench(json, seconds): FramesBench(seconds: seconds).run(json: json)
         }
+        return .success
     }
 
     // MARK: Convert

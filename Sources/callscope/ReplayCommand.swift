@@ -3,9 +3,30 @@ import Foundation
 import Observability
 import RTCStats
 
-/// `callscope replay`: reads each file, runs it through one engine per file, prints the callbacks.
-struct ReplayCommand {
-    enum Format: String { case text, ndjson }
+/// `callscope replay`: reads each file, runs it through one replay per file, prints the callbacks.
+struct ReplayCommand: Command {
+    static let name = "replay"
+    static let summary = "Replay recorded calls and print what the SDK reports."
+    static let help = """
+    callscope replay [FILE...] [--format text|ndjson] [--sender-stats auto|off]
+
+    Replays recorded calls through the CallScope engine. FILE may be a CallScope recording
+    (.ndjson or .ndjson.gz), a Chrome webrtc-internals dump, an rtcstats dump (Chrome, Firefox,
+    Safari) or a single getStats() JSON report; the format is detected from the content. With
+    no FILE, replays the real call shipped in Recordings/.
+
+      --format text     per-second stats a person can read, then a summary per stream (default)
+      --format ndjson   one JSON line per callback:
+                        {"t":ms,"peer":..,"pc":..,"stream":..,"publisher":..,"callback":..,"data":{..}}
+      --sender-stats auto  received sender-stats messages; when a recording holds a publisher and
+                           a subscriber but none, derive the messages the publisher's SDK would
+                           have sent (one interval late, same encoder and decoder) (default)
+      --sender-stats off   replay without sender stats
+
+    Exit status: 0 when every file replayed, 1 when one could not be read, 2 for a usage mistake.
+    """
+
+    enum Format: String, CaseIterable { case text, ndjson }
     typealias SenderStatsMode = ReplayDriver.SenderStatsMode
 
     var files: [String] = []
@@ -13,44 +34,29 @@ struct ReplayCommand {
     var senderStats = SenderStatsMode.auto
 
     init(arguments: [String]) throws {
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
+        var parser = ArgumentParser(arguments, command: Self.name)
+        while let argument = parser.next() {
             switch argument {
-            case "--format":
-                guard let value = remaining.popFirst(), let parsed = Format(rawValue: value) else {
-                    throw UsageError("--format takes 'text' or 'ndjson'")
-                }
-                format = parsed
-            case let option where option.hasPrefix("--format="):
-                guard let parsed = Format(rawValue: String(option.dropFirst("--format=".count))) else {
-                    throw UsageError("--format takes 'text' or 'ndjson'")
-                }
-                format = parsed
-            case "--sender-stats":
-                guard let value = remaining.popFirst(), let parsed = SenderStatsMode(rawValue: value) else {
-                    throw UsageError("--sender-stats takes 'auto' or 'off'")
-                }
-                senderStats = parsed
-            case let option where option.hasPrefix("-") && option != "-":
-                throw UsageError("unknown option '\(option)' for replay")
-            default:
-                files.append(argument)
+            case "--format": format = try parser.choice(of: argument)
+            case "--sender-stats": senderStats = try parser.choice(of: argument)
+            case let option where ArgumentParser.isOption(option): throw parser.unknownOption(option)
+            default: files.append(argument)
             }
         }
         if files.isEmpty { files = [ShippedRecordings.defaultRecording] }
     }
 
-    func run() throws {
+    func run() throws -> ExitCode {
         var failures = 0
         for file in files {
             do {
                 try replay(file)
             } catch let error as ReplayFileError {
-                FileHandle.standardError.write(Data("callscope: \(error.message)\n".utf8))
+                standardError("callscope replay: \(error.message)\n")
                 failures += 1
             }
         }
-        if failures > 0 { exit(1) }
+        return failures > 0 ? .failure : .success
     }
 
     private func replay(_ file: String) throws {
@@ -64,7 +70,7 @@ struct ReplayCommand {
             throw ReplayFileError(message: "\(file): \(error)")
         }
         for problem in timeline.problems {
-            FileHandle.standardError.write(Data("callscope: \(file): \(problem) — skipped\n".utf8))
+            standardError("callscope replay: \(file): \(problem) — skipped\n")
         }
         var driver = ReplayDriver(timeline: timeline, senderStats: senderStats)
         var printer = TextReplayPrinter(file: file, timeline: timeline)

@@ -1,21 +1,55 @@
 import Foundation
 
-// `callscope` — replays recorded calls through the CallScope engine and benchmarks it.
+// `callscope`: replays recorded calls through the CallScope engine, scores and benchmarks it.
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-do {
-    switch arguments.first {
-    case "replay": try ReplayCommand(arguments: Array(arguments.dropFirst())).run()
-    case "bench": try BenchCommand(arguments: Array(arguments.dropFirst())).run()
-    case "frames": try FramesCommand(arguments: Array(arguments.dropFirst())).run()
-    case "evaluate": try EvaluateCommand(arguments: Array(arguments.dropFirst())).run()
-    case nil, "help", "-h", "--help": print(Usage.text)
-    default: throw UsageError("unknown command '\(arguments[0])'")
-    }
-} catch let error as UsageError {
-    FileHandle.standardError.write(Data("callscope: \(error.message)\n\nRun 'callscope --help' for usage.\n".utf8))
-    exit(64)
-} catch {
-    FileHandle.standardError.write(Data("callscope: \(error)\n".utf8))
-    exit(1)
+/// Every subcommand, in the order `callscope --help` lists them.
+enum Commands {
+    static var all: [any Command.Type] { [ReplayCommand.self, EvaluateCommand.self, BenchCommand.self, FramesCommand.self] }
 }
+
+func overview() -> String {
+    var text = "callscope — see what a video SDK would have reported for a call.\n\nUSAGE\n  callscope COMMAND [OPTIONS]\n\nCOMMANDS\n"
+    for command in Commands.all { text += "  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.summary + "\n" }
+    text += "  help      This text, or `callscope help COMMAND` for one command.\n"
+    return text
+}
+
+func standardError(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+}
+
+/// Runs the command line and returns its exit code.
+func main(_ arguments: [String]) -> ExitCode {
+    guard let name = arguments.first, !["help", "-h", "--help"].contains(name) else {
+        if arguments.count > 1, let command = Commands.all.first(where: { $0.name == arguments[1] }) {
+            print(command.help)
+            return .success
+        }
+        if arguments.count > 1 {
+            standardError("callscope: no command '\(arguments[1])'\n\n\(overview())")
+            return .usage
+        }
+        print(overview())
+        return .success
+    }
+    guard let command = Commands.all.first(where: { $0.name == name }) else {
+        standardError("callscope: unknown command '\(name)'. Run 'callscope --help' for the list.\n")
+        return .usage
+    }
+    let rest = Array(arguments.dropFirst())
+    if rest.contains("--help") || rest.contains("-h") {
+        print(command.help)
+        return .success
+    }
+    do {
+        return try command.init(arguments: rest).run()
+    } catch let error as UsageError {
+        standardError("callscope \(name): \(error.message). Run 'callscope help \(name)' for usage.\n")
+        return .usage
+    } catch {
+        standardError("callscope \(name): \(error)\n")
+        return .failure
+    }
+}
+
+exit(main(Array(CommandLine.arguments.dropFirst())).rawValue)

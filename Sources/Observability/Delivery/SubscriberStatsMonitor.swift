@@ -21,16 +21,9 @@ public final class SubscriberStatsMonitor: @unchecked Sendable {
     }
 
     /// The stats delegate (held weakly).
-    public var delegate: (any SubscriberNetworkStatsDelegate)? {
-        get { core.delegate }
-        set { core.delegate = newValue }
-    }
-
+    public var delegate: (any SubscriberNetworkStatsDelegate)? { get { core.delegate } set { core.delegate = newValue } }
     /// The raw-report delegate (held weakly).
-    public var rtcStatsReportDelegate: (any RtcStatsReportDelegate)? {
-        get { core.reportDelegate }
-        set { core.reportDelegate = newValue }
-    }
+    public var rtcStatsReportDelegate: (any RtcStatsReportDelegate)? { get { core.reportDelegate } set { core.reportDelegate = newValue } }
 
     /// Every callback of this stream, as an async sequence (a new stream per access).
     public var events: AsyncStream<StatsCallback> { core.makeStream() }
