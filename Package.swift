@@ -31,6 +31,7 @@ let package = Package(
             name: "ObservabilityTests",
             dependencies: ["Observability", "RTCStats", "CallScopeReplay", "CallScopeTestSupport"]
         ),
+        .testTarget(name: "CommandLineTests", dependencies: ["callscope", "RTCStats", "CallScopeTestSupport"]),
         .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "RTCStats", "CallScopeTestSupport"]),
     ]
 )
