@@ -26,6 +26,8 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 swift build -Xswiftc -warnings-as-errors
+# The public API must match the checked-in listing (API/): a change to it is deliberate.
+python3 Scripts/public_api.py --check
 swift test -Xswiftc -warnings-as-errors
 # The README's main job must work on the shipped recording.
 swift run callscope replay >/dev/null

@@ -10,7 +10,7 @@ import Testing
         (0.0499, .fair), (0.05, .warning), (0.0999, .warning), (0.10, .critical), (0.5, .critical),
     ])
     func lossLevelsWithTheSpecsStartingThresholds(loss: Double, expected: NetworkCondition) {
-        let scorer = ConditionScorer(thresholds: ConditionThresholds(loss: (0.01, 0.025, 0.05, 0.10)))
+        let scorer = ConditionScorer(thresholds: ConditionThresholds(loss: .init(excellent: 0.01, good: 0.025, fair: 0.05, warning: 0.10)))
         let (level, reason) = scorer.classify(ConditionSample(lossFraction: loss, headroom: nil))
         #expect(level == expected)
         #expect(reason == (expected >= .good ? .none : .packetLoss))

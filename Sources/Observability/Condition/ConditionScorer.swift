@@ -1,23 +1,23 @@
 /// One interval's inputs to the condition of a transport.
-public struct ConditionSample: Sendable, Hashable {
+struct ConditionSample: Sendable, Hashable {
     /// Lost ÷ (sent or expected) over the interval; `nil` when unknown.
-    public var lossFraction: Double?
+    var lossFraction: Double?
     /// Estimate ÷ demand; `nil` when either is unknown.
-    public var headroom: Double?
+    var headroom: Double?
     /// The encoder says it is limited by bandwidth (publisher side).
-    public var bandwidthLimited: Bool
+    var bandwidthLimited: Bool
     /// The bandwidth estimate, bps, when known.
-    public var estimate: Double?
+    var estimate: Double?
     /// Video is being sent/received.
-    public var videoOn: Bool
+    var videoOn: Bool
     /// Media flowed in the interval (samples without media do not count toward `known`).
-    public var hasMedia: Bool
+    var hasMedia: Bool
     /// Round-trip time rose well above the connection's lowest: packets queue behind a
     /// bottleneck, so loss seen now is a bandwidth symptom rather than random loss.
-    public var queueing: Bool
+    var queueing: Bool
 
     /// Creates a sample.
-    public init(lossFraction: Double?, headroom: Double?, bandwidthLimited: Bool = false, estimate: Double? = nil, videoOn: Bool = true, hasMedia: Bool = true, queueing: Bool = false) {
+    init(lossFraction: Double?, headroom: Double?, bandwidthLimited: Bool = false, estimate: Double? = nil, videoOn: Bool = true, hasMedia: Bool = true, queueing: Bool = false) {
         self.queueing = queueing
         self.lossFraction = lossFraction
         self.headroom = headroom

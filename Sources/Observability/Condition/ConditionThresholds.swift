@@ -1,11 +1,31 @@
 /// Every threshold of the network-condition scorer, in one value. Defaults are the spec's
 /// starting point (observability.md §5); see the README for the values tuned on real calls.
 public struct ConditionThresholds: Sendable, Hashable {
+    /// One bound per level: for loss the upper bounds, for headroom the lower bounds.
+    public struct LevelBounds: Sendable, Hashable {
+        /// The bound of `excellent`.
+        public var excellent: Double
+        /// The bound of `good`.
+        public var good: Double
+        /// The bound of `fair`.
+        public var fair: Double
+        /// The bound of `warning` (past it is `critical`).
+        public var warning: Double
+
+        /// Creates bounds, best level first.
+        public init(excellent: Double, good: Double, fair: Double, warning: Double) {
+            self.excellent = excellent
+            self.good = good
+            self.fair = fair
+            self.warning = warning
+        }
+    }
+
     /// Loss fraction upper bounds for `excellent`, `good`, `fair`, `warning` (≥ the last is `critical`).
-    public var loss: (excellent: Double, good: Double, fair: Double, warning: Double)
+    public var loss: LevelBounds
     /// Bandwidth headroom (estimate ÷ demand) lower bounds for `good`, `fair`, `warning`
     /// (≥ `excellent` and not bandwidth-limited is `excellent`; below `warning` is `critical`).
-    public var headroom: (excellent: Double, good: Double, fair: Double, warning: Double)
+    public var headroom: LevelBounds
     /// An estimate below this while video is on is `critical`, bps.
     public var minimumVideoBandwidth: Double
     /// Consecutive worse samples before a worse level is adopted (`critical` is adopted at once).
@@ -17,8 +37,8 @@ public struct ConditionThresholds: Sendable, Hashable {
 
     /// The spec's defaults.
     public init(
-        loss: (excellent: Double, good: Double, fair: Double, warning: Double) = (0.01, 0.025, 0.05, 0.15),
-        headroom: (excellent: Double, good: Double, fair: Double, warning: Double) = (1.0, 0.8, 0.5, 0.25),
+        loss: LevelBounds = LevelBounds(excellent: 0.01, good: 0.025, fair: 0.05, warning: 0.15),
+        headroom: LevelBounds = LevelBounds(excellent: 1.0, good: 0.8, fair: 0.5, warning: 0.25),
         minimumVideoBandwidth: Double = 100_000,
         degradeAfter: Int = 2,
         recoverAfter: Int = 5,
@@ -30,18 +50,6 @@ public struct ConditionThresholds: Sendable, Hashable {
         self.degradeAfter = degradeAfter
         self.recoverAfter = recoverAfter
         self.samplesBeforeKnown = samplesBeforeKnown
-    }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.loss == rhs.loss && lhs.headroom == rhs.headroom && lhs.minimumVideoBandwidth == rhs.minimumVideoBandwidth
-            && lhs.degradeAfter == rhs.degradeAfter && lhs.recoverAfter == rhs.recoverAfter && lhs.samplesBeforeKnown == rhs.samplesBeforeKnown
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(loss.excellent)
-        hasher.combine(headroom.excellent)
-        hasher.combine(degradeAfter)
-        hasher.combine(recoverAfter)
     }
 
     /// The level a loss fraction alone gives.

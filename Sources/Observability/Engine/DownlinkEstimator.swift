@@ -30,9 +30,8 @@ struct DownlinkEstimator: Sendable {
 
     /// The downlink transport of a receive report: `availableIncomingBitrate` of the selected
     /// pair when the report has it, this estimate otherwise.
-    mutating func transport(of report: StatsReport, maximumGap: Double) -> TransportStats {
-        let pair = report.selectedCandidatePair
-        let observed = update(time: pair?.timestamp ?? report.timestamp ?? 0, bytesReceived: pair?.bytesReceived, maximumGap: maximumGap)
+    mutating func transport(selectedPair pair: StatsEntry?, reportTime: Double?, maximumGap: Double) -> TransportStats {
+        let observed = update(time: pair?.timestamp ?? reportTime ?? 0, bytesReceived: pair?.bytesReceived, maximumGap: maximumGap)
         return TransportStats(connectionEstimatedBandwidth: pair?.availableIncomingBitrate ?? observed)
     }
 }

@@ -1,34 +1,34 @@
 import RTCStats
 
 /// Which subscriber a publisher's statistics describe.
-public struct PublisherLink: Sendable, Hashable {
+struct PublisherLink: Sendable, Hashable {
     /// Relayed: the subscribing client's connection id; empty when routed.
-    public var connectionId: String
+    var connectionId: String
     /// Relayed: the subscriber id; empty when routed.
-    public var subscriberId: String
+    var subscriberId: String
 
     /// Creates a link.
-    public init(connectionId: String, subscriberId: String) {
+    init(connectionId: String, subscriberId: String) {
         self.connectionId = connectionId
         self.subscriberId = subscriberId
     }
 
     /// A routed session: one link to the media router.
-    public static let routed = PublisherLink(connectionId: "", subscriberId: "")
+    static let routed = PublisherLink(connectionId: "", subscriberId: "")
 }
 
 /// The statistics one publisher report produced for one link.
 struct PublisherLinkUpdate: Sendable, Hashable {
     /// Video stats; `nil` when the report has no video sender.
-    public var video: PublisherVideoNetworkStats?
+    var video: PublisherVideoNetworkStats?
     /// Audio stats; `nil` when the report has no audio sender.
-    public var audio: PublisherAudioNetworkStats?
+    var audio: PublisherAudioNetworkStats?
     /// Transport stats.
-    public var mediaLink: PublisherMediaLinkStats
+    var mediaLink: PublisherMediaLinkStats
     /// The uplink's newly adopted condition, when it changed with this report.
     var conditionChange: NetworkConditionChange?
     /// Why the video quality changed with this report (empty when it did not).
-    public var videoQualityChanges: [PublisherVideoEventReason] = []
+    var videoQualityChanges: [PublisherVideoEventReason] = []
 }
 
 /// Turns the reports of one publisher link into session-aware statistics.
@@ -37,7 +37,7 @@ struct PublisherLinkUpdate: Sendable, Hashable {
 /// totals carry over, rates never span two connections, startTime never moves.
 struct PublisherLinkTracker: Sendable {
     /// The link described.
-    public let link: PublisherLink
+    let link: PublisherLink
     private let configuration: StatsEngineConfiguration
     private var startTime: Double?
     private var connections: [String: ConnectionMemory] = [:]
@@ -56,11 +56,11 @@ struct PublisherLinkTracker: Sendable {
     private var queueing: QueueingDetector
     private var previousVideo: (layers: [PublisherVideoLayerStats], limitations: [QualityLimitationReason])?
     /// The uplink loss fraction over the last interval, when known (for sender stats).
-    public private(set) var uplinkLossFraction: Double?
+    private(set) var uplinkLossFraction: Double?
     /// The uplink round-trip time, ms, when known (for sender stats).
-    public private(set) var uplinkRoundTrip: Double?
+    private(set) var uplinkRoundTrip: Double?
     /// The demand the uplink headroom is measured against, bps.
-    public private(set) var maxAllocatedBitrate: Double = 0
+    private(set) var maxAllocatedBitrate: Double = 0
 
     /// What one peer connection's previous report said, per entry id.
     private struct ConnectionMemory: Sendable {
@@ -90,7 +90,7 @@ struct PublisherLinkTracker: Sendable {
     }
 
     /// Creates a tracker for `link`.
-    public init(link: PublisherLink = .routed, configuration: StatsEngineConfiguration = .init()) {
+    init(link: PublisherLink = .routed, configuration: StatsEngineConfiguration = .init()) {
         self.link = link
         self.configuration = configuration
         self.scorer = ConditionScorer(thresholds: configuration.thresholds)
@@ -99,7 +99,7 @@ struct PublisherLinkTracker: Sendable {
 
     /// Feeds one report of one of the link's peer connections. Returns `nil` for a report with
     /// no entries or a timestamp not after that connection's previous report (ignored).
-    public mutating func ingest(_ report: StatsReport, peerConnection: String) -> PublisherLinkUpdate? {
+    mutating func ingest(_ report: StatsReport, peerConnection: String) -> PublisherLinkUpdate? {
         ingest(report, digest: ReportDigest(report), peerConnection: peerConnection)
     }
 
@@ -201,8 +201,8 @@ struct PublisherLinkTracker: Sendable {
             orderedLayers.append(stats)
         }
 
-        let estimate = report.selectedCandidatePair?.availableOutgoingBitrate
-        let conditionChange = scoreUplink(estimate: estimate, targetTotal: targetTotal, roundTrip: roundTrip ?? report.selectedCandidatePair?.currentRoundTripTime.map { $0 * 1000 },
+        let estimate = digest.selectedPair?.availableOutgoingBitrate
+        let conditionChange = scoreUplink(estimate: estimate, targetTotal: targetTotal, roundTrip: roundTrip ?? digest.selectedPair?.currentRoundTripTime.map { $0 * 1000 },
                                            bandwidthLimited: limitations.contains(.bandwidth), videoOn: !orderedLayers.isEmpty, hasMedia: hasVideo || hasAudio)
         let transport = TransportStats(connectionEstimatedBandwidth: estimate ?? 0, networkCondition: scorer.condition, networkConditionReason: scorer.reason)
         let qualityChanges = hasVideo ? videoQualityChanges(orderedLayers, limitations: limitations) : []
@@ -256,7 +256,7 @@ struct PublisherLinkTracker: Sendable {
     }
 
     /// The sender-stats message this link's latest report gives (what the publisher's SDK sends).
-    public func senderStatsMessage(sequence: Int, timestamp: Double, estimate: Double?, layers: [PublisherVideoLayerStats]) -> SenderStatsMessage {
+    func senderStatsMessage(sequence: Int, timestamp: Double, estimate: Double?, layers: [PublisherVideoLayerStats]) -> SenderStatsMessage {
         SenderStatsMessage(
             sequence: sequence, timestamp: timestamp, connectionMaxAllocatedBitrate: maxAllocatedBitrate,
             connectionEstimatedBandwidth: estimate, roundTripTime: uplinkRoundTrip, lossFraction: uplinkLossFraction,

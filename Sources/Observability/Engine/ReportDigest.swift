@@ -11,6 +11,8 @@ struct ReportDigest {
     var legacyStreams: [StatsEntry] = []
     /// The latest entry timestamp (``StatsReport/timestamp``), worked out once.
     var time: Double?
+    /// The candidate pair carrying media (see ``selectPair(transports:pairs:in:)``).
+    var selectedPair: StatsEntry?
 
     init(_ report: StatsReport) {
         // Counted first so every array is allocated once, at its size.
@@ -30,15 +32,20 @@ struct ReportDigest {
         legacyStreams.reserveCapacity(streamCount)
         var remotes: [StatsEntry] = []
         remotes.reserveCapacity(remoteCount)
+        var transports: [StatsEntry] = []
+        var pairs: [StatsEntry] = []
         for entry in report.entries {
             switch entry.knownType {
             case .outboundRTP?: outbound.append(entry)
             case .inboundRTP?: inbound.append(entry)
             case .remoteInboundRTP?: remotes.append(entry)
             case .stream?: legacyStreams.append(entry)
+            case .transport?: transports.append(entry)
+            case .candidatePair?: pairs.append(entry)
             default: continue
             }
         }
+        selectedPair = Self.selectPair(transports: transports, pairs: pairs, in: report)
         remoteInbound = Array(repeating: nil, count: outbound.count)
         // Matched by `localId`, else by SSRC. Browsers list remote-inbound entries in their
         // senders' order, so the outbound entry at the same position is tried first: a string
@@ -54,5 +61,25 @@ struct ReportDigest {
             }
             if let match { remoteInbound[match] = remote }
         }
+    }
+
+    /// The candidate pair carrying media: a transport's `selectedCandidatePairId` (Chrome,
+    /// Safari), else the pair marked `selected` (Firefox), else the nominated succeeded pair
+    /// with the most bytes.
+    static func selectPair(transports: [StatsEntry], pairs: [StatsEntry], in report: StatsReport) -> StatsEntry? {
+        for transport in transports {
+            if let id = transport.selectedCandidatePairID, let pair = report[id] { return pair }
+        }
+        if let selected = pairs.first(where: { $0.selected == true }) { return selected }
+        var nominated: StatsEntry?
+        var nominatedBytes = -1.0
+        for pair in pairs where pair.nominated == true && (pair.state ?? "succeeded") == "succeeded" {
+            let bytes = (pair.bytesReceived ?? 0) + (pair.bytesSent ?? 0)
+            if bytes > nominatedBytes {
+                nominated = pair
+                nominatedBytes = bytes
+            }
+        }
+        return nominated
     }
 }

@@ -1,33 +1,6 @@
 import RTCStats
 
 extension StatsReport {
-    /// The candidate pair carrying media: the transport's `selectedCandidatePairId` (Chrome,
-    /// Safari), else the pair marked `selected` (Firefox), else the nominated succeeded pair
-    /// with the most bytes.
-    var selectedCandidatePair: StatsEntry? {
-        var selected: StatsEntry?
-        var nominated: StatsEntry?
-        var nominatedBytes = -1.0
-        for entry in entries {
-            switch entry.knownType {
-            case .transport?:
-                if let id = entry.selectedCandidatePairID, let pair = self[id] { return pair }
-            case .candidatePair?:
-                if selected == nil, entry.selected == true { selected = entry }
-                if entry.nominated == true, (entry.state ?? "succeeded") == "succeeded" {
-                    let bytes = (entry.bytesReceived ?? 0) + (entry.bytesSent ?? 0)
-                    if bytes > nominatedBytes {
-                        nominated = entry
-                        nominatedBytes = bytes
-                    }
-                }
-            default:
-                continue
-            }
-        }
-        return selected ?? nominated
-    }
-
     /// The codec mime subtype (`VP8`, `opus`, ...) an RTP entry uses, through its `codecId`.
     func codecName(of entry: StatsEntry) -> String? {
         guard let id = entry.codecID, let mime = self[id]?.mimeType else { return nil }

@@ -69,13 +69,13 @@ struct SubscriberSide: Sendable {
         let peerConnection = PeerConnectionID(sample.peerConnection)
         let found = StreamDemultiplexer.streams(in: digest, bindings: bindings)
         guard !found.isEmpty else { return }
-        let estimate = downlinkEstimate(sample.report, key: ConnectionKey(endpoint: endpoint, peerConnection: peerConnection))
+        let estimate = downlinkEstimate(digest, key: ConnectionKey(endpoint: endpoint, peerConnection: peerConnection))
         for stream in found {
             let key = StreamKey(endpoint: endpoint, stream: stream.id)
             var tracker = streams.removeValue(forKey: key) ?? SubscriberStreamTracker(configuration: configuration)
             defer { streams[key] = tracker }
             let senderStats = inboxes[InboxKey(endpoint: endpoint, publisher: stream.publisher)]?.received
-            guard let update = tracker.ingest(stream.entries, in: sample.report, peerConnection: sample.peerConnection,
+            guard let update = tracker.ingest(stream.entries, in: sample.report, selectedPair: digest.selectedPair, peerConnection: sample.peerConnection,
                                               downlinkEstimate: estimate, senderStats: senderStats) else { continue }
             func emit(_ event: StatsEvent) {
                 callbacks.append(StatsCallback(time: sample.time, endpoint: endpoint, peerConnection: peerConnection,
@@ -92,10 +92,10 @@ struct SubscriberSide: Sendable {
         }
     }
 
-    private mutating func downlinkEstimate(_ report: StatsReport, key: ConnectionKey) -> Double {
+    private mutating func downlinkEstimate(_ digest: ReportDigest, key: ConnectionKey) -> Double {
         var estimator = downlinks.removeValue(forKey: key) ?? DownlinkEstimator()
         defer { downlinks[key] = estimator }
-        return estimator.transport(of: report, maximumGap: configuration.maximumRateGapMilliseconds).connectionEstimatedBandwidth
+        return estimator.transport(selectedPair: digest.selectedPair, reportTime: digest.time, maximumGap: configuration.maximumRateGapMilliseconds).connectionEstimatedBandwidth
     }
 }
 

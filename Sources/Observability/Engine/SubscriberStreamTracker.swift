@@ -3,12 +3,12 @@ import RTCStats
 /// The entries of one remote stream within a receive connection's report.
 struct SubscriberStreamEntries: Sendable, Hashable {
     /// The stream's `inbound-rtp` video entry, if any.
-    public var video: StatsEntry?
+    var video: StatsEntry?
     /// The stream's `inbound-rtp` audio entry, if any.
-    public var audio: StatsEntry?
+    var audio: StatsEntry?
 
     /// Creates a grouping.
-    public init(video: StatsEntry?, audio: StatsEntry?) {
+    init(video: StatsEntry?, audio: StatsEntry?) {
         self.video = video
         self.audio = audio
     }
@@ -17,18 +17,18 @@ struct SubscriberStreamEntries: Sendable, Hashable {
 /// The statistics one receive report produced for one subscribed stream.
 struct SubscriberStreamUpdate: Sendable, Hashable {
     /// Video stats; `nil` when the stream has no video receiver.
-    public var video: SubscriberVideoNetworkStats?
+    var video: SubscriberVideoNetworkStats?
     /// Audio stats; `nil` when the stream has no audio receiver.
-    public var audio: SubscriberAudioNetworkStats?
+    var audio: SubscriberAudioNetworkStats?
     /// Transport stats of the downlink.
-    public var mediaLink: SubscriberMediaLinkStats
+    var mediaLink: SubscriberMediaLinkStats
     /// The condition change reported with this report (the downlink's, or the remote
     /// publisher's), when either adopted condition changed.
     var conditionChange: NetworkConditionChange?
     /// Why the video quality changed with this report (empty when it did not).
-    public var videoQualityChanges: [SubscriberVideoEventReason] = []
+    var videoQualityChanges: [SubscriberVideoEventReason] = []
     /// The remote participant's connection quality, when its level changed with this report.
-    public var connectionQualityChanged: ConnectionQuality?
+    var connectionQualityChanged: ConnectionQuality?
 }
 
 /// Turns the reports of one subscribed stream into session-aware statistics, across the peer
@@ -77,7 +77,7 @@ struct SubscriberStreamTracker: Sendable {
     }
 
     /// Creates a tracker.
-    public init(configuration: StatsEngineConfiguration = .init()) {
+    init(configuration: StatsEngineConfiguration = .init()) {
         self.configuration = configuration
         self.stalls = FrameStallDetector(pauseThresholdMilliseconds: configuration.pauseThresholdMilliseconds)
         self.downlink = DownlinkConditionTracker(configuration: configuration)
@@ -86,11 +86,12 @@ struct SubscriberStreamTracker: Sendable {
     }
 
     /// Feeds this stream's entries from one report of `peerConnection`. `report` is the whole
-    /// report (for codec, legacy track and candidate-pair lookups); `downlinkEstimate` the
+    /// report (for codec and legacy track lookups), `selectedPair` its candidate pair carrying
+    /// media; `downlinkEstimate` the
     /// connection's bandwidth estimate (bps); `senderStats` the sender-stats messages accepted
     /// from this stream's publisher. Returns `nil` for a report whose
     /// timestamp is not after that connection's previous one.
-    public mutating func ingest(_ entries: SubscriberStreamEntries, in report: StatsReport, peerConnection: String, downlinkEstimate: Double,
+    mutating func ingest(_ entries: SubscriberStreamEntries, in report: StatsReport, selectedPair: StatsEntry?, peerConnection: String, downlinkEstimate: Double,
                                 senderStats: ReceivedSenderStats? = nil) -> SubscriberStreamUpdate? {
         guard let time = [entries.video?.timestamp, entries.audio?.timestamp].compactMap({ $0 }).max() else { return nil }
         if let last = lastReportTime[peerConnection], time <= last { return nil }
@@ -118,7 +119,7 @@ struct SubscriberStreamTracker: Sendable {
         }
 
         // The downlink: demand is what the publisher sends for the layer we receive.
-        let pairRoundTrip = report.selectedCandidatePair?.currentRoundTripTime.map { $0 * 1000 }
+        let pairRoundTrip = selectedPair?.currentRoundTripTime.map { $0 * 1000 }
         let jitter = (entries.video?.jitter ?? entries.audio?.jitter).map { $0 * 1000 }
         let demand = video.flatMap { received in
             remoteReading.layers.min { abs($0.height - received.height) < abs($1.height - received.height) }?.bitrate

@@ -1,20 +1,20 @@
 /// The sender-stats messages a subscriber received from one publisher: the latest, and the
 /// upstream loss each recent message reported (so a one-message spike is not missed between
 /// two samples).
-public struct ReceivedSenderStats: Sendable {
+struct ReceivedSenderStats: Sendable {
     /// The latest accepted message and when it arrived (ms).
-    public private(set) var latest: (message: SenderStatsMessage, receivedAt: Double)?
+    private(set) var latest: (message: SenderStatsMessage, receivedAt: Double)?
     /// `(arrival ms, lossFraction)` of the messages of the last `window` ms.
-    public private(set) var recentLosses: [(receivedAt: Double, loss: Double)] = []
+    private(set) var recentLosses: [(receivedAt: Double, loss: Double)] = []
     private let window: Double
 
     /// Creates an empty inbox keeping `window` ms of loss history.
-    public init(window: Double = 10_000) {
+    init(window: Double = 10_000) {
         self.window = window
     }
 
     /// Records an accepted message.
-    public mutating func record(_ message: SenderStatsMessage, at time: Double) {
+    mutating func record(_ message: SenderStatsMessage, at time: Double) {
         latest = (message, time)
         if let loss = message.lossFraction { recentLosses.append((time, loss)) }
         recentLosses.removeAll { $0.receivedAt < time - window }
