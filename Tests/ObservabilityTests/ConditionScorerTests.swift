@@ -116,7 +116,8 @@ import Testing
             let sample = ConditionSample(lossFraction: loss, headroom: headroom, bandwidthLimited: Bool.random(using: &generator),
                                          estimate: pick == 4 ? .nan : Double.random(in: 0...3_000_000, using: &generator))
             events += scorer.receive(sample).count
-            #expect(scorer.condition != .unknown || events == 0)
+            // Once a condition was reported it never goes back to unknown.
+            if events > 0 { #expect(scorer.condition != .unknown) }
         }
         // Every change needs 2 samples, except critical (at once) which then needs 5 to leave.
         #expect(events <= count / 2 + 1)

@@ -29,11 +29,7 @@ private final class RecordingDelegate: PublisherNetworkStatsDelegate, @unchecked
         let stream = monitor.events
         monitor.ingest(report(1000, bytes: 1000), peerConnection: "pc")
         monitor.ingest(report(2000, bytes: 2000), peerConnection: "pc")
-        var streamed: [String] = []
-        for await callback in stream {
-            streamed.append(callback.event.callbackName)
-            if streamed.count == 6 { break }
-        }
+        let streamed = await stream.first(6, timeout: .seconds(5)).map(\.event.callbackName)
         #expect(delegate.names == ["video", "audio", "mediaLink", "video", "audio", "mediaLink"])
         let names = ["publisher.videoNetworkStatsUpdated", "publisher.audioNetworkStatsUpdated", "publisher.mediaLinkStatsUpdated"]
         #expect(streamed == names + names)

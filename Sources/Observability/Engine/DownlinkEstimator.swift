@@ -3,12 +3,17 @@
 /// `bytesReceived`, so headers, audio and every stream included) over the last `window`
 /// samples. When the link is saturated this is the goodput it sustains; when it is not, it is a
 /// lower bound (the link could carry more than the sender chose to send).
+///
+/// Each candidate pair has its own byte counter: when the selected pair changes (network
+/// handover, ICE restart) the new pair's counter is a new source, never a continuation of the
+/// old one, so its first sample gives no rate.
 import RTCStats
 
 struct DownlinkEstimator: Sendable {
     private let window: Int
     private var lastBytes: Double?
     private var lastTime: Double?
+    private var lastPair: String?
     private var recentRates: [Double] = []
 
     init(window: Int = 10) { self.window = window }
@@ -31,6 +36,12 @@ struct DownlinkEstimator: Sendable {
     /// The downlink transport of a receive report: `availableIncomingBitrate` of the selected
     /// pair when the report has it, this estimate otherwise.
     mutating func transport(selectedPair pair: StatsEntry?, reportTime: Double?, maximumGap: Double) -> TransportStats {
+        if pair?.id != lastPair {
+            // A new path: neither its counter nor the old path's rates say what it carries.
+            lastBytes = nil
+            recentRates.removeAll()
+            lastPair = pair?.id
+        }
         let observed = update(time: pair?.timestamp ?? reportTime ?? 0, bytesReceived: pair?.bytesReceived, maximumGap: maximumGap)
         return TransportStats(connectionEstimatedBandwidth: pair?.availableIncomingBitrate ?? observed)
     }

@@ -111,6 +111,9 @@ struct PublisherLinkTracker: Sendable {
             connections[peerConnection] = connection
             return nil
         }
+        // A sender first seen after the connection's first report started within the last
+        // interval: its first values count against zero over that interval.
+        let previousReport: Double? = connection.reportTime.isFinite ? connection.reportTime : nil
         connection.reportTime = time
         let start = startTime ?? time
         startTime = start
@@ -124,7 +127,8 @@ struct PublisherLinkTracker: Sendable {
         for (position, entry) in digest.outbound.enumerated() {
             var memory = connection.senders.value(for: entry.id, position: position) ?? SenderMemory()
             let previous = memory
-            let elapsed = RateCalculator.usableInterval(from: memory.timestamp, to: entry.timestamp, maximumGap: configuration.maximumRateGapMilliseconds)
+            let isNew = memory.timestamp == nil && previousReport != nil
+            let elapsed = RateCalculator.usableInterval(from: memory.timestamp ?? previousReport, to: entry.timestamp, maximumGap: configuration.maximumRateGapMilliseconds)
             memory.timestamp = entry.timestamp
             // The codec's name is looked up once per codec id, not every report.
             if memory.codecID != entry.codecID || memory.codecName == nil {
@@ -138,17 +142,25 @@ struct PublisherLinkTracker: Sendable {
             switch entry.mediaKind {
             case .video?:
                 hasVideo = true
-                let payload = videoBytes.advance(&memory.bytes, to: entry.bytesSent)
-                let headerIncrease = CounterTotal.increase(&memory.headerBytes, to: entry.headerBytesSent)
+                var payload = videoBytes.advance(&memory.bytes, to: entry.bytesSent)
+                var headerIncrease = CounterTotal.increase(&memory.headerBytes, to: entry.headerBytesSent)
                 videoPackets.advance(&memory.packets, to: entry.packetsSent)
-                let frames = CounterTotal.increase(&memory.frames, to: entry.framesEncoded)
+                var frames = CounterTotal.increase(&memory.frames, to: entry.framesEncoded)
+                if isNew {
+                    payload = memory.bytes
+                    headerIncrease = memory.headerBytes
+                    frames = memory.frames
+                }
                 if let remote {
                     var lost = connection.remoteLost.value(for: remote.id, position: position) ?? nil
                     videoLost.advance(&lost, to: remote.packetsLost)
                     connection.remoteLost.set(lost, for: remote.id, position: position)
                 }
                 connection.senders.set(memory, for: entry.id, position: position)
-                let isSending = entry.active != false && ((payload ?? 0) > 0 || (previous.bytes == nil && (entry.bytesSent ?? 0) > 0))
+                // A counter that went backwards (a reset under the same id) is still a sending
+                // layer, with no rate for that interval: a reset is not a layer change.
+                let counted = (entry.bytesSent ?? 0) > 0 && (previous.bytes == nil || (entry.bytesSent ?? 0) < (previous.bytes ?? 0))
+                let isSending = entry.active != false && ((payload ?? 0) > 0 || counted)
                 guard isSending else { continue }
                 let bitrate = RateCalculator.bitsPerSecond(bytes: payload, milliseconds: elapsed)
                 let headerRate = entry.headerBytesSent == nil ? 0 : RateCalculator.bitsPerSecond(bytes: headerIncrease, milliseconds: elapsed)

@@ -7,6 +7,8 @@ struct SubscriberSide: Sendable {
     private let configuration: StatsEngineConfiguration
     private var streams: [StreamKey: SubscriberStreamTracker] = [:]
     private var downlinks: [ConnectionKey: DownlinkEstimator] = [:]
+    /// Each receiving connection's previous report time.
+    private var reportTimes: [ConnectionKey: Double] = [:]
     private var inboxes: [InboxKey: SenderStatsInbox] = [:]
     /// Messages that failed validation, per receiving endpoint (their publisher is unknown).
     private var invalidMessages: [EndpointID: [SenderStatsDecoder.Rejection: Int]] = [:]
@@ -69,13 +71,17 @@ struct SubscriberSide: Sendable {
         let peerConnection = PeerConnectionID(sample.peerConnection)
         let found = StreamDemultiplexer.streams(in: digest, bindings: bindings)
         guard !found.isEmpty else { return }
-        let estimate = downlinkEstimate(digest, key: ConnectionKey(endpoint: endpoint, peerConnection: peerConnection))
+        let connection = ConnectionKey(endpoint: endpoint, peerConnection: peerConnection)
+        let estimate = downlinkEstimate(digest, key: connection)
+        let previousReport = reportTimes[connection]
+        if let time = digest.time, time > (previousReport ?? -.infinity) { reportTimes[connection] = time }
         for stream in found {
             let key = StreamKey(endpoint: endpoint, stream: stream.id)
             var tracker = streams.removeValue(forKey: key) ?? SubscriberStreamTracker(configuration: configuration)
             defer { streams[key] = tracker }
             let senderStats = inboxes[InboxKey(endpoint: endpoint, publisher: stream.publisher)]?.received
             guard let update = tracker.ingest(stream.entries, in: sample.report, selectedPair: digest.selectedPair, peerConnection: sample.peerConnection,
+                                              connectionPreviousReport: previousReport,
                                               downlinkEstimate: estimate, senderStats: senderStats) else { continue }
             func emit(_ event: StatsEvent) {
                 callbacks.append(StatsCallback(time: sample.time, endpoint: endpoint, peerConnection: peerConnection,

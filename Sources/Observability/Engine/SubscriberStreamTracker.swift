@@ -91,7 +91,8 @@ struct SubscriberStreamTracker: Sendable {
     /// connection's bandwidth estimate (bps); `senderStats` the sender-stats messages accepted
     /// from this stream's publisher. Returns `nil` for a report whose
     /// timestamp is not after that connection's previous one.
-    mutating func ingest(_ entries: SubscriberStreamEntries, in report: StatsReport, selectedPair: StatsEntry?, peerConnection: String, downlinkEstimate: Double,
+    mutating func ingest(_ entries: SubscriberStreamEntries, in report: StatsReport, selectedPair: StatsEntry?, peerConnection: String,
+                         connectionPreviousReport: Double? = nil, downlinkEstimate: Double,
                                 senderStats: ReceivedSenderStats? = nil) -> SubscriberStreamUpdate? {
         guard let time = [entries.video?.timestamp, entries.audio?.timestamp].compactMap({ $0 }).max() else { return nil }
         if let last = lastReportTime[peerConnection], time <= last { return nil }
@@ -102,7 +103,7 @@ struct SubscriberStreamTracker: Sendable {
         let remoteReading = remote.update(received: senderStats, at: time)
         var video: SubscriberVideoNetworkStats?
         if let entry = entries.video {
-            video = videoStats(entry, in: report, peerConnection: peerConnection, start: start)
+            video = videoStats(entry, in: report, peerConnection: peerConnection, previousReport: connectionPreviousReport, start: start)
             video?.senderStats = remoteReading.senderStats
         }
         var audio: SubscriberAudioNetworkStats?
@@ -163,14 +164,21 @@ struct SubscriberStreamTracker: Sendable {
                                       videoQualityChanges: qualityChanges, connectionQualityChanged: qualityChange)
     }
 
-    private mutating func videoStats(_ entry: StatsEntry, in report: StatsReport, peerConnection: String, start: Double) -> SubscriberVideoNetworkStats {
+    /// `previousReport`: the connection's previous report time (any stream's); a receiver first seen after it
+    /// started within that interval, so its first values count against zero over it.
+    private mutating func videoStats(_ entry: StatsEntry, in report: StatsReport, peerConnection: String, previousReport: Double?, start: Double) -> SubscriberVideoNetworkStats {
         let source = SourceKey(peerConnection: peerConnection, id: entry.id)
         var memory = receivers[source] ?? ReceiverMemory()
         let track = report.legacyTrack(of: entry)
-        let elapsed = RateCalculator.usableInterval(from: memory.timestamp, to: entry.timestamp, maximumGap: configuration.maximumRateGapMilliseconds)
+        let isNew = memory.timestamp == nil && previousReport != nil
+        let elapsed = RateCalculator.usableInterval(from: memory.timestamp ?? previousReport, to: entry.timestamp, maximumGap: configuration.maximumRateGapMilliseconds)
         memory.timestamp = entry.timestamp
-        let payload = videoBytes.advance(&memory.bytes, to: entry.bytesReceived)
-        let header = CounterTotal.increase(&memory.headerBytes, to: entry.headerBytesReceived)
+        var payload = videoBytes.advance(&memory.bytes, to: entry.bytesReceived)
+        var header = CounterTotal.increase(&memory.headerBytes, to: entry.headerBytesReceived)
+        if isNew {
+            payload = memory.bytes
+            header = memory.headerBytes
+        }
         videoPackets.advance(&memory.packets, to: entry.packetsReceived)
         videoLost.advance(&memory.lost, to: entry.packetsLost)
         let framesDecoded = entry.number(.framesDecoded, orFrom: track) ?? entry.number(.framesReceived, orFrom: track)
