@@ -542,6 +542,10 @@ class Peer:
             "--disable-features=WebRtcHideLocalIpsWithMdns,MediaRouter,OptimizationHints,Translate",
             "--window-size=1280,900",
         ]
+        if self.rig.args.width * self.rig.args.height < 960 * 540:
+            # libwebrtc allows fewer simulcast layers below 960x540 (2 at 640x360); lift that
+            # limit so that a smaller camera still sends the three layers q/h/f, scaled.
+            args.append("--force-fieldtrials=WebRTC-LegacySimulcastLayerLimit/Disabled/")
         if self.rig.args.camera_file and self.name.startswith("publisher"):
             # A Y4M (or MJPEG) file as the camera, looped, instead of Chromium's test pattern.
             args.append(f"--use-file-for-fake-video-capture={os.path.abspath(self.rig.args.camera_file)}")

@@ -34,6 +34,7 @@ const state = {
 };
 const pcs = new Map();      // label -> RTCPeerConnection
 const handlePc = new Map(); // Janus handle id -> label of the peer connection it negotiates
+const handleFeeds = new Map(); // Janus subscriber handle id -> the feeds it subscribes to
 const pendingEvents = [];   // drained by collect()
 const MAX_PENDING_EVENTS = 500;
 
@@ -109,7 +110,7 @@ function dispatch(ev) {
   // Which feed is behind which mid of a subscriber connection: on `attached`, and on `updated`
   // (a renegotiated subscription).
   if (pd && (pd.videoroom === 'attached' || pd.videoroom === 'updated') && Array.isArray(pd.streams) && pcLabel) {
-    pushEvent('subscriber-streams', { streams: pd.streams.map(streamIdentity) }, pcLabel);
+    pushEvent('subscriber-streams', { streams: pd.streams.map(x => streamIdentity(x, handleFeeds.get(ev.sender))) }, pcLabel);
   }
   for (let i = 0; i < waiters.length; i++) {
     const w = waiters[i];
@@ -291,11 +292,15 @@ const subscriptions = [];   // {label, handle, pc, videoMids}
 const remoteVideos = [];    // one <video> per remote video track; the first is #remote
 
 // A Janus stream description as the recording's `subscriber-streams` event states it: the
-// publisher (its peer label = its display name) behind each mid.
-function streamIdentity(s) {
-  const feed = s.feed_id !== undefined ? state.feeds[s.feed_id] : undefined;
+// publisher (its peer label = its display name) behind each mid. Janus names no feed for the
+// data stream: on a connection that carries one feed it is that feed's; on a multistream
+// connection it carries the data of all feeds and stays `publisher: null`.
+function streamIdentity(s, feeds) {
+  let feedId = s.feed_id === undefined ? null : s.feed_id;
+  if (feedId === null && s.type === 'data' && feeds && feeds.length === 1) feedId = feeds[0].id;
+  const feed = feedId !== null ? state.feeds[feedId] : undefined;
   const out = { mid: s.mid, type: s.type, publisher: s.feed_display || (feed && feed.display) || null,
-                feed_id: s.feed_id === undefined ? null : s.feed_id, feed_mid: s.feed_mid === undefined ? null : s.feed_mid };
+                feed_id: feedId, feed_mid: s.feed_mid === undefined ? null : s.feed_mid };
   if (s.active === false) out.active = false;
   return out;
 }
@@ -364,6 +369,7 @@ async function runSubscriber() {
 
 async function subscribe(handle, label, feeds) {
   handlePc.set(handle, label);          // before the join: its `attached` event names this connection
+  handleFeeds.set(handle, feeds);
   const attached = await handleMessage(handle, { request: 'join', ptype: 'subscriber', room: ROOM, streams: feeds.map(f => ({ feed: f.id })) }, null,
     (ev, pd) => pd && (pd.videoroom === 'attached' || pd.error), 20000, 'subscriber attached');
   const ad = attached.plugindata.data;
