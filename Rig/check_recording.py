@@ -154,6 +154,30 @@ def check_sender_stats(events, publishers, header, problems):
             problems.append(f"no sender-stats from {name}")
 
 
+def rig_warnings(samples, header, clean):
+    """Not failures, but worth knowing before shipping a recording: seconds without a sample of a
+    connection (the host stalled the rig or a browser), and freezes in the clean part."""
+    out = []
+    last = {}
+    freezes = {}
+    t0 = header.get("t0", 0)
+    for s in samples:
+        key = (s["peer"], s["pc"])
+        if key in last and s["t"] - last[key] > 1500:
+            out.append(f"{key[0]}/{key[1]}: no sample for {(s['t'] - last[key]) / 1000:.1f} s at "
+                       f"{(last[key] - t0) / 1000:.0f} s")
+        last[key] = s["t"]
+        sec = (s["t"] - t0) / 1000
+        for e in s["report"]:
+            if e["type"] == "inbound-rtp" and e.get("kind") == "video":
+                k = (s["pc"], e.get("mid"))
+                n = e.get("freezeCount") or 0
+                if k in freezes and n > freezes[k] and clean[0] <= sec < clean[1]:
+                    out.append(f"subscriber {k[0]} mid {k[1]}: freeze counted at {sec:.0f} s (clean part)")
+                freezes[k] = n
+    return out
+
+
 def main():
     path = sys.argv[1]
     per_second = "--per-second" in sys.argv
@@ -187,6 +211,8 @@ def main():
         check_publisher(name, [s for s in samples if s["peer"] == name], header, clean, per_second, problems)
     check_subscriber([s for s in samples if s["peer"] == "subscriber"], events, publishers, header, clean, problems)
     check_sender_stats(events, publishers, header, problems)
+    for w in rig_warnings(samples, header, clean):
+        print("warning:", w)
     if problems:
         print("PROBLEMS:", "; ".join(problems))
         return 1

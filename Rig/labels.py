@@ -5,7 +5,10 @@ record.py calls `write_labels()` at the end of every `--scenario` run. Standalon
 labels of an existing recording from its scenario, taking `t0` and the real impairment times from
 the recording's header and `rig` `impairment-start`/`impairment-end` event lines:
 
-    python3 Rig/labels.py Recordings/NAME.ndjson.gz [--scenario Rig/scenarios/NAME.json]
+    python3 Rig/labels.py Recordings/NAME.ndjson.gz [--scenario Rig/scenarios/NAME.json] [--check]
+
+`--check` writes nothing: exit 1 (with a message) when the labels file differs from what the
+scenario and the recording give now.
 
 All times in the labels are milliseconds relative to `t0` (the header's unix ms of the first
 sample tick). Label semantics (what an engine should say, per peer):
@@ -235,13 +238,16 @@ def labels_path(recording: str) -> str:
     return base + ".labels.json"
 
 
+def labels_text(scenario: dict, seconds: float, t0: int, actual: dict[int, tuple[int, int]] | None = None) -> str:
+    return json.dumps(build(scenario, seconds, t0, actual), indent=1) + "\n"
+
+
 def write_labels(recording: str, scenario: dict, seconds: float, t0: int,
                  actual: dict[int, tuple[int, int]] | None = None) -> str:
-    labels = build(scenario, seconds, t0, actual)
+    text = labels_text(scenario, seconds, t0, actual)
     path = labels_path(recording)
     with open(path + ".part", "w") as f:
-        json.dump(labels, f, indent=1)
-        f.write("\n")
+        f.write(text)
     os.replace(path + ".part", path)
     return path
 
@@ -260,6 +266,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("recording")
     ap.add_argument("--scenario", help="default: Rig/scenarios/<header scenario>.json")
+    ap.add_argument("--check", action="store_true", help="only compare with the labels file; exit 1 when it differs")
     a = ap.parse_args()
     opener = gzip.open if a.recording.endswith(".gz") else open
     with opener(a.recording, "rt", encoding="utf-8") as f:
@@ -274,6 +281,19 @@ def main() -> int:
         print(f"warning: {d}", file=sys.stderr)
     t0 = header["t0"]
     seconds = header.get("seconds") or scenario.get("seconds")
+    if a.check:
+        path = labels_path(a.recording)
+        try:
+            with open(path) as f:
+                shipped = f.read()
+        except OSError as e:
+            print(f"{path}: {e}", file=sys.stderr)
+            return 1
+        if shipped != labels_text(scenario, seconds, t0, actual_times(lines[1:], t0)):
+            print(f"{path}: differs from what {sc_path} and the recording give; run python3 Rig/labels.py "
+                  f"{a.recording}", file=sys.stderr)
+            return 1
+        return 0
     path = write_labels(a.recording, scenario, seconds, t0, actual_times(lines[1:], t0))
     print(path)
     return 0
