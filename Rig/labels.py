@@ -5,7 +5,10 @@ record.py calls `write_labels()` at the end of every `--scenario` run. Standalon
 labels of an existing recording from its scenario, taking `t0` and the real impairment times from
 the recording's header and `rig` `impairment-start`/`impairment-end` event lines:
 
-    python3 Rig/labels.py Recordings/NAME.ndjson.gz [--scenario Rig/scenarios/NAME.json]
+    python3 Rig/labels.py Recordings/NAME.ndjson.gz [--scenario Rig/scenarios/NAME.json] [--check]
+
+`--check` writes nothing: exit 1 (with a message) when the labels file differs from what the
+scenario and the recording give now.
 
 All times in the labels are milliseconds relative to `t0` (the header's unix ms of the first
 sample tick). Label semantics (what an engine should say, per peer):
@@ -24,6 +27,15 @@ Rules (subscriber view = where its downlink trouble comes from; publisher view =
   `bandwidth`, `loss`/`blackout` -> `packetLoss`.
 - publisher: `local` + reason when a `publisher-uplink` step is active, else none/none.
 - `publisher-downlink` / `subscriber-uplink` steps have no rule: such a scenario must give `expect`.
+
+With several publishers (`"publishers": N`, peers `publisher-a`, `publisher-b`, ...) the same rules
+hold per stream: every subscriber entry gains `"stream": "<publisher peer label>"` (the publisher
+whose stream it is about) and is `remote` only when THAT publisher's uplink is impaired (a
+`publisher-*` step's `publisher` field; default the first publisher); `local` comes from the
+subscriber's own downlink and applies to every stream. Publisher entries carry the publisher's
+peer label as `peer`. The scenario's `expect` then reads
+`{"subscriber": {"publisher-a": {...}, "publisher-b": {...}}, "publisher-a": {...}, ...}`.
+With one publisher the labels are exactly as before (peers `subscriber`/`publisher`, no `stream`).
 `grace_ms` (default 5000) is written at top level: an evaluator skips that long after every
 impairment start and end when scoring accuracy, and measures detection delay separately.
 """
@@ -43,25 +55,59 @@ DEFAULT_RECOVERY = 20
 DEFAULT_GRACE_MS = 5000
 
 
-def derive(active: list[dict]) -> dict[str, dict]:
-    """Expected value per peer while exactly the steps in `active` are on."""
-    local = [s for s in active if s["side"] == "subscriber-downlink"]
-    remote = [s for s in active if s["side"] == "publisher-uplink"]
+def publisher_labels(count: int) -> list[str]:
+    """The publishers' peer labels: `publisher` alone, else `publisher-a`, `publisher-b`, ..."""
+    if count == 1:
+        return ["publisher"]
+    return [f"publisher-{chr(ord('a') + i)}" for i in range(count)]
+
+
+def label_keys(publishers: list[str]) -> list[tuple[str, str | None]]:
+    """(peer, stream) of every labelled view, in the order the labels list them: with one
+    publisher ("subscriber", None), ("publisher", None); with more, the subscriber per publisher's
+    stream, then each publisher."""
+    if len(publishers) == 1:
+        return [("subscriber", None), ("publisher", None)]
+    return [("subscriber", p) for p in publishers] + [(p, None) for p in publishers]
+
+
+def step_publisher(step: dict, publishers: list[str]) -> str | None:
+    """The publisher a `publisher-*` step impairs (default the first); None for subscriber sides."""
+    return (step.get("publisher") or publishers[0]) if step["side"].startswith("publisher-") else None
+
+
+def derive(active: list[dict], publishers: list[str] = ("publisher",)) -> dict[tuple[str, str | None], dict]:
+    """Expected value per (peer, stream) (see `label_keys`) while exactly the steps in `active` are on."""
+    publishers = list(publishers)
     other = [s for s in active if s["side"] not in ("subscriber-downlink", "publisher-uplink")]
     if other:
         raise ValueError(f"no labelling rule for side {other[0]['side']}; give the scenario an 'expect'")
+    local = [s for s in active if s["side"] == "subscriber-downlink"]
     out = {}
-    if local and remote:
-        out["subscriber"] = {"degradation_source": "bothOrUnclear", "reason": REASON[local[0]["kind"]]}
-    elif local:
-        out["subscriber"] = {"degradation_source": "local", "reason": REASON[local[0]["kind"]]}
-    elif remote:
-        out["subscriber"] = {"degradation_source": "remote", "reason": REASON[remote[0]["kind"]]}
-    else:
-        out["subscriber"] = dict(NONE)
-    out["publisher"] = ({"degradation_source": "local", "reason": REASON[remote[0]["kind"]]} if remote
-                        else dict(NONE))
+    for pub in publishers:
+        remote = [s for s in active if s["side"] == "publisher-uplink" and step_publisher(s, publishers) == pub]
+        if local and remote:
+            sub = {"degradation_source": "bothOrUnclear", "reason": REASON[local[0]["kind"]]}
+        elif local:
+            sub = {"degradation_source": "local", "reason": REASON[local[0]["kind"]]}
+        elif remote:
+            sub = {"degradation_source": "remote", "reason": REASON[remote[0]["kind"]]}
+        else:
+            sub = dict(NONE)
+        single = len(publishers) == 1
+        out[("subscriber", None if single else pub)] = sub
+        out[(pub, None)] = ({"degradation_source": "local", "reason": REASON[remote[0]["kind"]]} if remote
+                            else dict(NONE))
     return out
+
+
+def expect_value(override: dict, key: tuple[str, str | None]) -> dict | None:
+    """The scenario's `expect` for (peer, stream), or None when it does not say."""
+    peer, stream = key
+    v = override.get(peer)
+    if stream is not None and isinstance(v, dict):
+        v = v.get(stream)
+    return v if isinstance(v, dict) and "degradation_source" in v else None
 
 
 def build(scenario: dict, seconds: float, t0: int, actual: dict[int, tuple[int, int]] | None = None) -> dict:
@@ -69,14 +115,19 @@ def build(scenario: dict, seconds: float, t0: int, actual: dict[int, tuple[int, 
     (relative to t0); nominal scenario times are used for steps missing from it."""
     total_ms = int(round(seconds * 1000))
     steps = scenario.get("steps", [])
+    publishers = publisher_labels(scenario.get("publishers", 1))
+    keys = label_keys(publishers)
     imps = []
     for i, s in enumerate(steps):
         start_ms = int(round(s["start"] * 1000))
         end_ms = int(round((s["end"] if s.get("end") is not None else seconds) * 1000))
         if actual and i in actual:
             start_ms, end_ms = actual[i]
-        imps.append({"side": s["side"], "kind": s["kind"], "value": s.get("value"),
-                     "start_ms": start_ms, "end_ms": min(end_ms, total_ms), "_step": s})
+        imp = {"side": s["side"], "kind": s["kind"], "value": s.get("value")}
+        if len(publishers) > 1 and step_publisher(s, publishers):
+            imp["publisher"] = step_publisher(s, publishers)
+        imp.update(start_ms=start_ms, end_ms=min(end_ms, total_ms), _step=s)
+        imps.append(imp)
     clean_from = int(round(scenario.get("clean_from", DEFAULT_CLEAN_FROM) * 1000))
     recovery = int(round(scenario.get("recovery_seconds", DEFAULT_RECOVERY) * 1000))
     override = scenario.get("expect")
@@ -90,32 +141,47 @@ def build(scenario: dict, seconds: float, t0: int, actual: dict[int, tuple[int, 
             continue
         active = [m["_step"] for m in imps if m["start_ms"] <= a and m["end_ms"] >= b]
         if active:
-            vals = derive(active)
             if override:
-                vals = {p: dict(override.get(p, vals[p])) for p in PEERS}
+                try:
+                    derived = derive(active, publishers)
+                except ValueError:
+                    derived = {}
+                vals = {}
+                for k in keys:
+                    v = expect_value(override, k) or derived.get(k)
+                    if v is None:
+                        raise ValueError(f"the scenario's expect says nothing about {k}")
+                    vals[k] = dict(v)
+            else:
+                vals = derive(active, publishers)
             segs.append((a, b, vals))
         else:
             last_end = max((m["end_ms"] for m in imps if m["end_ms"] <= a), default=None)
             if last_end is None:
-                segs.append((a, b, {p: dict(NONE) for p in PEERS}))
+                segs.append((a, b, {k: dict(NONE) for k in keys}))
             else:
                 quiet_from = last_end + recovery
                 if b > quiet_from:
-                    segs.append((max(a, quiet_from), b, {p: dict(NONE) for p in PEERS}))
+                    segs.append((max(a, quiet_from), b, {k: dict(NONE) for k in keys}))
     expected = []
-    for peer in PEERS:
+    for key in keys:
+        peer, stream = key
         for a, b, vals in segs:
-            v = vals[peer]
-            if expected and expected[-1]["peer"] == peer and expected[-1]["to_ms"] == a and \
-                    expected[-1]["degradation_source"] == v["degradation_source"] and \
-                    expected[-1]["reason"] == v["reason"]:
-                expected[-1]["to_ms"] = b          # merge adjacent equal windows
+            v = vals[key]
+            last = expected[-1] if expected else None
+            if last and last["peer"] == peer and last.get("stream") == stream and last["to_ms"] == a and \
+                    last["degradation_source"] == v["degradation_source"] and last["reason"] == v["reason"]:
+                last["to_ms"] = b          # merge adjacent equal windows
                 continue
-            expected.append({"peer": peer, "from_ms": a, "to_ms": b,
-                             "degradation_source": v["degradation_source"], "reason": v["reason"]})
+            entry = {"peer": peer}
+            if stream is not None:
+                entry["stream"] = stream
+            entry.update({"from_ms": a, "to_ms": b,
+                          "degradation_source": v["degradation_source"], "reason": v["reason"]})
+            expected.append(entry)
     for m in imps:
         m.pop("_step")
-    return {
+    out = {
         "scenario": scenario["name"],
         "t0": t0,
         "duration_ms": total_ms,
@@ -125,11 +191,42 @@ def build(scenario: dict, seconds: float, t0: int, actual: dict[int, tuple[int, 
                  "trouble (local / remote publisher uplink / bothOrUnclear / none) + reason; publisher = "
                  "its own uplink. Unlabelled: before clean_from and the recovery_seconds after an "
                  "impairment ends. Skip grace_ms after each impairment start/end when scoring accuracy."),
+    }
+    if len(publishers) > 1:
+        out["note"] += (" Several publishers: each subscriber entry is about the stream of the publisher in "
+                        "its `stream` (remote = that publisher's uplink is impaired, local = the "
+                        "subscriber's downlink); publisher entries use the publisher's peer label.")
+        out["publishers"] = publishers
+        out["subscriber_connections"] = scenario.get("subscriber_connections", "per-feed")
+    out.update({
         "clean_from_ms": clean_from,
         "recovery_ms": recovery,
         "impairments": imps,
         "expected": expected,
-    }
+    })
+    return out
+
+
+def disagreements(scenario: dict) -> list[str]:
+    """Where the scenario's `expect` differs from the rules (for each set of steps that is on at
+    some time, nominal times); empty when it agrees or gives none."""
+    override = scenario.get("expect")
+    if not override:
+        return []
+    publishers = publisher_labels(scenario.get("publishers", 1))
+    steps = scenario.get("steps", [])
+    out = []
+    for t in sorted({s["start"] for s in steps}):
+        active = [s for s in steps if s["start"] <= t and (s.get("end") is None or s["end"] > t)]
+        try:
+            derived = derive(active, publishers)
+        except ValueError:
+            continue
+        for k, v in derived.items():
+            e = expect_value(override, k)
+            if e and (e["degradation_source"], e["reason"]) != (v["degradation_source"], v["reason"]):
+                out.append(f"{k} at {t} s: expect {e}, rules {v}")
+    return out
 
 
 def labels_path(recording: str) -> str:
@@ -141,13 +238,16 @@ def labels_path(recording: str) -> str:
     return base + ".labels.json"
 
 
+def labels_text(scenario: dict, seconds: float, t0: int, actual: dict[int, tuple[int, int]] | None = None) -> str:
+    return json.dumps(build(scenario, seconds, t0, actual), indent=1) + "\n"
+
+
 def write_labels(recording: str, scenario: dict, seconds: float, t0: int,
                  actual: dict[int, tuple[int, int]] | None = None) -> str:
-    labels = build(scenario, seconds, t0, actual)
+    text = labels_text(scenario, seconds, t0, actual)
     path = labels_path(recording)
     with open(path + ".part", "w") as f:
-        json.dump(labels, f, indent=1)
-        f.write("\n")
+        f.write(text)
     os.replace(path + ".part", path)
     return path
 
@@ -166,6 +266,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("recording")
     ap.add_argument("--scenario", help="default: Rig/scenarios/<header scenario>.json")
+    ap.add_argument("--check", action="store_true", help="only compare with the labels file; exit 1 when it differs")
     a = ap.parse_args()
     opener = gzip.open if a.recording.endswith(".gz") else open
     with opener(a.recording, "rt", encoding="utf-8") as f:
@@ -176,8 +277,23 @@ def main() -> int:
     with open(sc_path) as f:
         scenario = json.load(f)
     scenario.setdefault("name", header["scenario"])
+    for d in disagreements(scenario):
+        print(f"warning: {d}", file=sys.stderr)
     t0 = header["t0"]
     seconds = header.get("seconds") or scenario.get("seconds")
+    if a.check:
+        path = labels_path(a.recording)
+        try:
+            with open(path) as f:
+                shipped = f.read()
+        except OSError as e:
+            print(f"{path}: {e}", file=sys.stderr)
+            return 1
+        if shipped != labels_text(scenario, seconds, t0, actual_times(lines[1:], t0)):
+            print(f"{path}: differs from what {sc_path} and the recording give; run python3 Rig/labels.py "
+                  f"{a.recording}", file=sys.stderr)
+            return 1
+        return 0
     path = write_labels(a.recording, scenario, seconds, t0, actual_times(lines[1:], t0))
     print(path)
     return 0

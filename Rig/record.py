@@ -55,13 +55,22 @@ JANUS_BIN = shutil.which("janus") or "/usr/bin/janus"
 ROOM = 1234
 NS_PREFIX = "csrig"                    # namespaces, veths and iptables comments all start with it
 IPT_COMMENT = "csrig"
-# Network-namespace addressing (only on interfaces this rig creates).
-NETS = {
-    "publisher": {"ns": "csrig-pub", "root_if": "csrig-pub0", "ns_if": "csrig-pub1",
-                  "root_ip": "10.201.1.1", "ns_ip": "10.201.1.2"},
-    "subscriber": {"ns": "csrig-sub", "root_if": "csrig-sub0", "ns_if": "csrig-sub1",
-                   "root_ip": "10.201.2.1", "ns_ip": "10.201.2.2"},
-}
+SUBSCRIBER_CONNECTIONS = ("per-feed", "multistream")
+
+
+def network_plan(publishers: list[str]) -> dict[str, dict]:
+    """Network-namespace addressing per peer label (only on interfaces this rig creates): the
+    first publisher in `csrig-pub` (10.201.1.0/24), the subscriber in `csrig-sub` (10.201.2.0/24),
+    publisher N >= 2 in `csrig-pubN` (10.201.N+1.0/24). The root end of each veth is the
+    namespace name + "0", the namespace end + "1"."""
+    plan = {}
+    for i, label in enumerate(publishers):
+        ns, net = ("csrig-pub", 1) if i == 0 else (f"csrig-pub{i + 1}", i + 2)
+        plan[label] = {"ns": ns, "root_if": ns + "0", "ns_if": ns + "1",
+                       "root_ip": f"10.201.{net}.1", "ns_ip": f"10.201.{net}.2"}
+    plan["subscriber"] = {"ns": "csrig-sub", "root_if": "csrig-sub0", "ns_if": "csrig-sub1",
+                          "root_ip": "10.201.2.1", "ns_ip": "10.201.2.2"}
+    return plan
 
 
 def log(msg: str) -> None:
@@ -274,14 +283,15 @@ def delete_iptables_rules(ns: str | None) -> None:
 class NetLab:
     """Publisher and subscriber each in a netns with a veth pair to the root namespace."""
 
-    def __init__(self, book: PidBook):
+    def __init__(self, book: PidBook, nets: dict[str, dict]):
         self.book = book
+        self.nets = nets
         self.made: list[str] = []
 
     def setup(self) -> None:
         if os.geteuid() != 0:
             raise RigError("network namespaces need root")
-        for peer, n in NETS.items():
+        for peer, n in self.nets.items():
             run(["ip", "netns", "add", n["ns"]])
             self.made.append(n["ns"])
             self.book.add({"kind": "netns", "name": n["ns"]})
@@ -308,13 +318,13 @@ class NetLab:
             for dev, pre in ((n["root_if"], []), (n["ns_if"], nsx)):
                 run(pre + ["ethtool", "-K", dev, "tso", "off", "gso", "off", "gro", "off"], check=False)
         log("network namespaces ready: " + ", ".join(f"{p} {n['ns']} {n['ns_ip']} <-> {n['root_if']} {n['root_ip']}"
-                                                    for p, n in NETS.items()))
+                                                    for p, n in self.nets.items()))
 
     def teardown(self) -> None:
-        for n in NETS.values():
+        for n in self.nets.values():
             delete_iptables_rules(n["ns"])
         delete_iptables_rules(None)
-        for n in NETS.values():
+        for n in self.nets.values():
             run(["ip", "link", "del", n["root_if"]], check=False)
             run(["ip", "netns", "del", n["ns"]], check=False)
             shutil.rmtree(f"/etc/netns/{n['ns']}", ignore_errors=True)
@@ -323,34 +333,42 @@ class NetLab:
 
 
 class Impairments:
-    """Applies scenario steps. Rate = tbf on the sending end's veth (SIDES: egress of that device
-    is the impaired direction). Loss/blackout = iptables INPUT DROP rules (with `-m statistic` for
-    loss) at the RECEIVING end (DROP_AT: packets arriving on that device): a DROP in the sender's
-    own OUTPUT chain makes its sendto() fail with EPERM, and Chromium then simply sends the packet
-    again, so 8 % "loss" on the publisher's OUTPUT became ~0.6 % (0.08 squared) on the wire."""
+    """Applies scenario steps. Rate = tbf on the sending end's veth (`sending_end`: egress of that
+    device is the impaired direction). Loss/blackout = iptables INPUT DROP rules (with `-m
+    statistic` for loss) at the RECEIVING end (`receiving_end`: packets arriving on that device): a
+    DROP in the sender's own OUTPUT chain makes its sendto() fail with EPERM, and Chromium then
+    simply sends the packet again, so 8 % "loss" on the publisher's OUTPUT became ~0.6 % (0.08
+    squared) on the wire. A `publisher-*` step impairs the veth of its `publisher` (peer label;
+    default the first publisher)."""
 
-    SIDES = {
-        "publisher-uplink": ("csrig-pub", "csrig-pub1"),
-        "publisher-downlink": (None, "csrig-pub0"),
-        "subscriber-uplink": ("csrig-sub", "csrig-sub1"),
-        "subscriber-downlink": (None, "csrig-sub0"),
-    }
-    DROP_AT = {
-        "publisher-uplink": (None, "csrig-pub0"),
-        "publisher-downlink": ("csrig-pub", "csrig-pub1"),
-        "subscriber-uplink": (None, "csrig-sub0"),
-        "subscriber-downlink": ("csrig-sub", "csrig-sub1"),
-    }
+    SIDES = ("publisher-uplink", "publisher-downlink", "subscriber-uplink", "subscriber-downlink")
 
-    def __init__(self):
+    def __init__(self, nets: dict[str, dict] | None = None, publishers: list[str] | None = None):
         self.active: dict[int, dict] = {}
+        self.publishers = publishers or ["publisher"]
+        self.nets = nets or network_plan(self.publishers)
+
+    def _net(self, step: dict) -> dict:
+        if step["side"].startswith("subscriber-"):
+            return self.nets["subscriber"]
+        return self.nets[step.get("publisher") or self.publishers[0]]
+
+    def sending_end(self, step: dict) -> tuple[str | None, str]:
+        """(namespace or None for root, device) whose egress carries the impaired direction."""
+        n = self._net(step)
+        return (n["ns"], n["ns_if"]) if step["side"].endswith("-uplink") else (None, n["root_if"])
+
+    def receiving_end(self, step: dict) -> tuple[str | None, str]:
+        """(namespace or None for root, device) where the impaired direction arrives."""
+        n = self._net(step)
+        return (None, n["root_if"]) if step["side"].endswith("-uplink") else (n["ns"], n["ns_if"])
 
     @staticmethod
     def _nsx(ns):
         return ["ip", "netns", "exec", ns] if ns else []
 
     def _drop_rule(self, idx: int, step: dict) -> list[str]:
-        ns, dev = self.DROP_AT[step["side"]]
+        ns, dev = self.receiving_end(step)
         rule = ["INPUT", "-i", dev]
         if step["kind"] == "loss":
             rule += ["-m", "statistic", "--mode", "random", "--probability", f"{float(step['value']):.4f}"]
@@ -358,7 +376,7 @@ class Impairments:
         return rule
 
     def apply(self, idx: int, step: dict) -> None:
-        ns, dev = self.SIDES[step["side"]]
+        ns, dev = self.sending_end(step)
         kind = step["kind"]
         if kind == "rate":
             rate = int(step["value"])
@@ -367,7 +385,7 @@ class Impairments:
                                  "rate", f"{rate}bit", "burst", str(burst), "latency",
                                  f"{int(step.get('queue_ms', 300))}ms"])
         elif kind in ("loss", "blackout"):
-            iptables(self.DROP_AT[step["side"]][0], ["-I"] + self._drop_rule(idx, step))
+            iptables(self.receiving_end(step)[0], ["-I"] + self._drop_rule(idx, step))
         else:
             raise RigError(f"unknown impairment kind {kind}")
         self.active[idx] = step
@@ -376,16 +394,17 @@ class Impairments:
         step = self.active.pop(idx, None)
         if not step:
             return
-        ns, dev = self.SIDES[step["side"]]
+        ns, dev = self.sending_end(step)
         if step["kind"] == "rate":
-            # another active rate step on the same side takes over
-            others = [(i, s) for i, s in self.active.items() if s["kind"] == "rate" and s["side"] == step["side"]]
+            # another active rate step on the same device takes over
+            others = [(i, s) for i, s in self.active.items()
+                      if s["kind"] == "rate" and self.sending_end(s) == (ns, dev)]
             if others:
                 self.apply(*others[-1])
             else:
                 run(self._nsx(ns) + ["tc", "qdisc", "del", "dev", dev, "root"], check=False)
         else:
-            iptables(self.DROP_AT[step["side"]][0], ["-D"] + self._drop_rule(idx, step), check=False)
+            iptables(self.receiving_end(step)[0], ["-D"] + self._drop_rule(idx, step), check=False)
 
     def clear(self) -> None:
         for idx in list(self.active):
@@ -523,7 +542,11 @@ class Peer:
             "--disable-features=WebRtcHideLocalIpsWithMdns,MediaRouter,OptimizationHints,Translate",
             "--window-size=1280,900",
         ]
-        if self.rig.args.camera_file and self.name == "publisher":
+        if self.rig.args.width * self.rig.args.height < 960 * 540:
+            # libwebrtc allows fewer simulcast layers below 960x540 (2 at 640x360); lift that
+            # limit so that a smaller camera still sends the three layers q/h/f, scaled.
+            args.append("--force-fieldtrials=WebRTC-LegacySimulcastLayerLimit/Disabled/")
+        if self.rig.args.camera_file and self.name.startswith("publisher"):
             # A Y4M (or MJPEG) file as the camera, looped, instead of Chromium's test pattern.
             args.append(f"--use-file-for-fake-video-capture={os.path.abspath(self.rig.args.camera_file)}")
         if self.netns is None:
@@ -688,11 +711,20 @@ class Rig:
         with open(self.args.scenario) as f:
             sc = json.load(f)
         sc.setdefault("name", os.path.splitext(os.path.basename(self.args.scenario))[0])
+        n = sc.get("publishers", 1)
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 5:
+            raise RigError(f"bad publishers {n!r} (1 to 5; the room takes 6)")
+        if sc.get("subscriber_connections", "per-feed") not in SUBSCRIBER_CONNECTIONS:
+            raise RigError(f"bad subscriber_connections {sc.get('subscriber_connections')!r} "
+                           f"(one of {', '.join(SUBSCRIBER_CONNECTIONS)})")
+        names = labels.publisher_labels(n)
         for s in sc.get("steps", []):
             if s["side"] not in Impairments.SIDES:
                 raise RigError(f"bad side {s['side']}")
             if s["kind"] not in ("rate", "loss", "blackout"):
                 raise RigError(f"bad kind {s['kind']}")
+            if "publisher" in s and (not s["side"].startswith("publisher-") or s["publisher"] not in names):
+                raise RigError(f"bad publisher {s['publisher']!r} for side {s['side']} (publishers: {', '.join(names)})")
         return sc
 
     # ---- main flow
@@ -703,41 +735,56 @@ class Rig:
         if scenario.get("steps") and not use_netns:
             raise RigError("impairment scenarios need --network netns")
         seconds = a.seconds if a.seconds else scenario.get("seconds", 40)
+        publishers = labels.publisher_labels(scenario.get("publishers", 1))
+        connections = scenario.get("subscriber_connections", "per-feed")
+        # Camera size and layer caps: command line, else the scenario, else 960x540 and 150k/500k/1.5M.
+        a.width = a.width or scenario.get("width", 960)
+        a.height = a.height or scenario.get("height", 540)
+        a.bitrates = a.bitrates or scenario.get("bitrates", "150000,500000,1500000")
+        nets = network_plan(publishers)
+        self.impair = Impairments(nets, publishers)
         if use_netns:
-            self.netlab = NetLab(self.book)
+            self.netlab = NetLab(self.book, nets)
             self.netlab.setup()
-            bind_ip = NETS["publisher"]["root_ip"]
-            ice_list = ",".join(n["root_if"] for n in NETS.values())
+            bind_ip = nets[publishers[0]]["root_ip"]
+            ice_list = ",".join(n["root_if"] for n in nets.values())
         else:
             bind_ip, ice_list = "127.0.0.1", "lo"
         janus_url = self.start_janus(bind_ip, ice_list)
         self.page_server = PageServer(bind_ip, free_tcp_port(bind_ip))
         self.page_server.start()
 
-        for name in ("publisher", "subscriber"):
-            p = Peer(self, name, NETS[name]["ns"] if use_netns else None)
+        for name in publishers + ["subscriber"]:
+            p = Peer(self, name, nets[name]["ns"] if use_netns else None)
             self.peers[name] = p
             p.start()
-        pub, sub = self.peers["publisher"], self.peers["subscriber"]
-        browser = "Chromium " + str(pub.caps.get("browserVersion", "?"))
+        pubs, sub = [self.peers[n] for n in publishers], self.peers["subscriber"]
+        browser = "Chromium " + str(pubs[0].caps.get("browserVersion", "?"))
 
-        ipeer = self.peers[a.internals_peer]
+        ipeer = self.peers.get(publishers[0] if a.internals_peer == "publisher" else a.internals_peer)
+        if ipeer is None:
+            raise RigError(f"--internals-peer {a.internals_peer}: no such peer ({', '.join(self.peers)})")
         if a.webrtc_internals:
             self.open_internals(ipeer)
 
         w, h = a.width, a.height
         q = f"room={ROOM}&janus={urllib.request.quote(janus_url, safe='')}&w={w}&h={h}&fps={a.fps}&bitrates={a.bitrates}"
-        pub.open_call(f"{self.page_server.url}/call.html?role=publisher&{q}")
-        self.wait_phase(pub, {"published"}, 45)
-        sub.open_call(f"{self.page_server.url}/call.html?role=subscriber&{q}")
-        warmup = self.warm_up(pub, sub)
+        for pub in pubs:
+            pub.open_call(f"{self.page_server.url}/call.html?role=publisher&peer={pub.name}&{q}")
+            self.wait_phase(pub, {"published"}, 45)
+        sub.open_call(f"{self.page_server.url}/call.html?role=subscriber&publishers={','.join(publishers)}"
+                      f"&subconn={connections}&{q}")
+        warmup = self.warm_up(pubs, sub)
 
         # header
         self.header = {
             "format": "webrtc-stats-recording", "version": 1,
             "scenario": scenario["name"], "browser": browser, "sfu": self.janus_version,
             "interval_ms": 1000, "seconds": seconds,
-            "topology": "publisher -> janus videoroom -> subscriber",
+            "topology": ("publisher -> janus videoroom -> subscriber" if len(publishers) == 1 else
+                         f"{', '.join(publishers)} -> janus videoroom -> subscriber ({connections})"),
+            "publishers": publishers,
+            "subscriber_connections": connections,
             "network": "netns-veth" if use_netns else "loopback",
             "video": {"codec": "VP8", "source": ("file " + os.path.basename(a.camera_file)) if a.camera_file else "chromium fake capture device", "top_layer": f"{w}x{h}",
                       "fps": a.fps, "simulcast": {"rids": ["q", "h", "f"], "scaleResolutionDownBy": [4, 2, 1],
@@ -805,6 +852,7 @@ class Rig:
             self.impair.remove(idx)
             self.add_event("rig", "impairment-end", dict(st, index=idx))
         self.impair.clear()
+        self.check_sender_stats(publishers, connections)
         if a.frames:
             self.write_frames(sub)
         for name, peer in self.peers.items():
@@ -826,9 +874,32 @@ class Rig:
             self.dump_internals(ipeer)
         self.write_output(scenario, t0)
 
-    def warm_up(self, pub: Peer, sub: Peer) -> dict:
-        """Unrecorded warm-up: wait until the subscriber decodes video and the publisher's bandwidth
-        estimate has ramped up (availableOutgoingBitrate >= --warmup-aob), at most --warmup-timeout s.
+    def check_sender_stats(self, publishers: list[str], connections: str) -> None:
+        """Every publisher's sender-stats must have reached the subscriber, on the connection that
+        carries its feed (per-feed: its own; multistream: the one connection, where Janus relays
+        the data channels of all feeds): a RigError names the ones missing."""
+        got: dict[tuple[str, str], int] = {}
+        for line in self.samples:
+            if '"event":"sender-stats"' in line:
+                ev = json.loads(line)
+                if ev["peer"] == "subscriber":
+                    key = (ev.get("pc"), ev["data"].get("publisher"))
+                    got[key] = got.get(key, 0) + 1
+        missing = []
+        for name in publishers:
+            pc = "sub-1" if connections == "multistream" or len(publishers) == 1 else "sub-" + name.split("-")[-1]
+            if got.get((pc, name), 0) == 0:
+                missing.append(f"{name} on {pc}")
+        log("sender-stats received: " + (", ".join(f"{p} on {c}: {n}" for (c, p), n in sorted(got.items())) or "none"))
+        if missing and len(publishers) > 1:
+            raise RigError("no sender-stats from " + ", ".join(missing))
+        if missing:             # a few-second call may end before the data channel opens
+            log("warning: no sender-stats from " + ", ".join(missing))
+
+    def warm_up(self, pubs: list[Peer], sub: Peer) -> dict:
+        """Unrecorded warm-up: wait until the subscriber decodes video of every publisher and each
+        publisher's bandwidth estimate has ramped up (availableOutgoingBitrate >= --warmup-aob), at
+        most --warmup-timeout s.
         Chrome's start-up probing sometimes fails and the estimate then climbs ~8 %/s for 10-15 s;
         without this the first seconds of the "clean" baseline would show a bandwidth-limited
         publisher. Events queued meanwhile are kept (they appear before t0 in the recording)."""
@@ -838,22 +909,27 @@ class Rig:
         ps, ss = {}, {}
         while True:
             with contextlib.suppress(WebDriverError):
-                ps = pub.quick()
+                ps = {p.name: p.quick() for p in pubs}
                 ss = sub.quick()
-            if ss.get("phase") == "error" or ps.get("phase") == "error":
-                raise RigError(f"page error during warm-up: publisher {ps} subscriber {ss}")
-            aob = ps.get("aob") or 0
-            ok = ss.get("phase") == "subscribed" and (ss.get("framesDecoded") or 0) > 0 and aob >= a.warmup_aob
+            if ss.get("phase") == "error" or any(x.get("phase") == "error" for x in ps.values()):
+                raise RigError(f"page error during warm-up: publishers {ps} subscriber {ss}")
+            aobs = [x.get("aob") or 0 for x in ps.values()] or [0]
+            aob = min(aobs)
+            ok = ss.get("phase") == "subscribed" and (ss.get("framesDecoded") or 0) > 0 and \
+                (ss.get("videoInbound") or 0) >= len(pubs) and aob >= a.warmup_aob
             if ok or time.monotonic() >= deadline:
                 break
             time.sleep(0.5)
         took = round(time.monotonic() - t_start, 1)
         if ok:
-            log(f"warm-up done in {took}s (publisher availableOutgoingBitrate {aob})")
+            log(f"warm-up done in {took}s (publisher availableOutgoingBitrate {aobs})")
         else:
-            log(f"warm-up NOT complete after {took}s (publisher {ps}, subscriber {ss}); recording anyway")
-        return {"seconds": took, "publisher_available_outgoing_bitrate": aob, "target_bitrate": a.warmup_aob,
-                "complete": ok}
+            log(f"warm-up NOT complete after {took}s (publishers {ps}, subscriber {ss}); recording anyway")
+        out = {"seconds": took, "publisher_available_outgoing_bitrate": aob, "target_bitrate": a.warmup_aob,
+               "complete": ok}
+        if len(pubs) > 1:       # the field above is then the least of them
+            out["publishers_available_outgoing_bitrate"] = {p.name: (ps.get(p.name) or {}).get("aob") for p in pubs}
+        return out
 
     def wait_phase(self, peer: Peer, phases: set[str], timeout: float) -> None:
         deadline = time.monotonic() + timeout
@@ -867,13 +943,16 @@ class Rig:
             time.sleep(0.3)
         raise RigError(f"{peer.name} did not reach {phases} in {timeout}s (state {st})")
 
-    def add_event(self, peer: str, name: str, data: dict, t: int | None = None) -> None:
-        self.samples.append(json.dumps({"t": t or int(time.time() * 1000), "peer": peer, "event": name, "data": data},
-                                       separators=(",", ":")))
+    def add_event(self, peer: str, name: str, data: dict, t: int | None = None, pc: str | None = None) -> None:
+        line = {"t": t or int(time.time() * 1000), "peer": peer}
+        if pc:
+            line["pc"] = pc          # the peer connection the event is about
+        line.update(event=name, data=data)
+        self.samples.append(json.dumps(line, separators=(",", ":")))
 
     def absorb(self, peer: str, c: dict) -> None:
         for ev in c.get("events", []):
-            self.add_event(peer, ev["event"], ev.get("data", {}), ev.get("t"))
+            self.add_event(peer, ev["event"], ev.get("data", {}), ev.get("t"), ev.get("pc"))
         for pcs in c.get("pcs", []):
             if pcs.get("report"):
                 self.samples.append(json.dumps({"t": c["t"], "peer": peer, "pc": pcs["pc"], "report": pcs["report"]},
@@ -1071,13 +1150,15 @@ def main() -> int:
                          "the root namespace where Janus runs; loopback: everything in the root namespace "
                          "(no impairments; Janus never gathers loopback candidates, so media then uses the "
                          "host's own non-loopback address)")
-    ap.add_argument("--width", type=int, default=960)
-    ap.add_argument("--height", type=int, default=540)
+    ap.add_argument("--width", type=int, default=None, help="camera width (default: the scenario's, else 960)")
+    ap.add_argument("--height", type=int, default=None, help="camera height (default: the scenario's, else 540)")
     ap.add_argument("--fps", type=int, default=30)
-    ap.add_argument("--bitrates", default="150000,500000,1500000", help="maxBitrate of q,h,f layers")
+    ap.add_argument("--bitrates", default=None,
+                    help="maxBitrate of q,h,f layers (default: the scenario's, else 150000,500000,1500000)")
     ap.add_argument("--webrtc-internals", help="also save a chrome://webrtc-internals dump here (.gz: gzip -9 -n)")
-    ap.add_argument("--internals-peer", choices=["publisher", "subscriber"], default="publisher",
-                    help="whose browser the webrtc-internals dump is taken from (default publisher)")
+    ap.add_argument("--internals-peer", default="publisher",
+                    help="whose browser the webrtc-internals dump is taken from: publisher (the first one), "
+                         "subscriber or a publisher's peer label (default publisher)")
     ap.add_argument("--internals-at", type=int, default=20, help="second at which to take the dump")
     ap.add_argument("--camera-file", help="publisher camera: a Y4M/MJPEG file (sized --width x --height), looped")
     ap.add_argument("--frames", help="also save decoded subscriber frames here as Y4M (.gz: gzip -9 -n)")

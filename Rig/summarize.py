@@ -10,7 +10,10 @@ independent check that each recording really contains its impairment. Windows (s
 `before` = labels' clean_from .. first impairment start (the whole call for `baseline`);
 `during` = impairment start + 5 s .. impairment end (steady state; a blackout shorter than 10 s
 uses the whole window); `end+5s` = the 5 s after the impairment ends; `after` = the last 5 s. Per-second values are medians
-unless the row says max/min/sum. Python 3 standard library only.
+unless the row says max/min/sum. With several publishers (header `publishers`) the rows are per
+publisher (`publisher-a ...`) and per subscribed stream (`subscriber [publisher-a] ...`: the
+inbound-rtp entries of the mids the `subscriber-streams` events give that publisher, and the
+candidate pair of the connection carrying them). Python 3 standard library only.
 """
 from __future__ import annotations
 
@@ -26,7 +29,9 @@ RIG_DIR = os.path.dirname(os.path.abspath(__file__))
 REC_DIR = os.path.join(os.path.dirname(RIG_DIR), "Recordings")
 ORDER = ["baseline", "publisher-uplink-1m", "publisher-uplink-400k", "subscriber-downlink-500k",
          "publisher-uplink-loss-8", "subscriber-downlink-loss-10", "both-sides", "subscriber-blackout",
-         "publisher-uplink-blackout", "ci-smoke"]
+         "publisher-uplink-blackout", "ci-smoke",
+         "two-publishers-uplink-300k", "two-publishers-uplink-300k-multistream",
+         "two-publishers-downlink-loss-10", "two-publishers-downlink-loss-10-multistream"]
 
 
 def load(name: str):
@@ -107,17 +112,60 @@ def snapshot(peer: str, report: list[dict]) -> dict:
     return s
 
 
-def per_second(header, rest) -> dict[str, list[dict]]:
-    """peer -> list of per-second rows (gauges + deltas vs the previous sample)."""
-    t0 = header["t0"]
-    out = {"publisher": [], "subscriber": []}
-    prev: dict[str, dict] = {}
+def publishers_of(header) -> list[str]:
+    return header.get("publishers") or ["publisher"]
+
+
+def sub_key(header, publisher: str) -> str:
+    """The per-second series of the subscriber's view of `publisher`'s stream."""
+    return "subscriber" if len(publishers_of(header)) == 1 else f"subscriber [{publisher}]"
+
+
+def stream_mids(rest) -> dict[tuple[str, str], str]:
+    """(subscriber pc, mid) -> publisher, from the subscriber-streams events."""
+    out = {}
     for l in rest:
-        if "report" not in l or l["peer"] not in out:
+        if l.get("peer") == "subscriber" and l.get("event") == "subscriber-streams":
+            for st in l.get("data", {}).get("streams", []):
+                if st.get("publisher") and st.get("type") in ("audio", "video"):
+                    out[(l.get("pc"), st.get("mid"))] = st["publisher"]
+    return out
+
+
+def stream_report(report: list[dict], pc: str, owners: dict, publisher: str) -> list[dict]:
+    """The entries of a subscriber report that are about `publisher`'s stream: its inbound-rtp
+    (by mid), their remote-outbound-rtp, and everything not tied to a stream (candidate pair...)."""
+    keep_in = {e["id"] for e in report if e["type"] == "inbound-rtp" and owners.get((pc, e.get("mid"))) == publisher}
+    return [e for e in report if (e["type"] != "inbound-rtp" or e["id"] in keep_in) and
+            (e["type"] != "remote-outbound-rtp" or e.get("localId") in keep_in)]
+
+
+def per_second(header, rest) -> dict[str, list[dict]]:
+    """series -> list of per-second rows (gauges + deltas vs the previous sample). Series: each
+    publisher peer, and the subscriber per publisher's stream (`sub_key`)."""
+    t0 = header["t0"]
+    pubs = publishers_of(header)
+    out = {p: [] for p in pubs}
+    out.update({sub_key(header, p): [] for p in pubs})
+    owners = stream_mids(rest)
+    views = []
+    for l in rest:
+        if "report" not in l:
             continue
-        s = snapshot(l["peer"], l["report"])
+        if l["peer"] in pubs:
+            views.append((l["peer"], "publisher", l, l["report"]))
+        elif l["peer"] == "subscriber" and len(pubs) == 1:
+            views.append(("subscriber", "subscriber", l, l["report"]))
+        elif l["peer"] == "subscriber":
+            for p in pubs:
+                r = stream_report(l["report"], l.get("pc"), owners, p)
+                if any(e["type"] == "inbound-rtp" for e in r):
+                    views.append((sub_key(header, p), "subscriber", l, r))
+    prev: dict[str, dict] = {}
+    for key, role, l, report in views:
+        s = snapshot(role, report)
         s["sec"] = (l["t"] - t0) / 1000
-        p = prev.get(l["peer"])
+        p = prev.get(key)
         row = dict(s)
         if p:
             dt = max(1e-3, (l["t"] - p["t_wall"]) / 1000)
@@ -133,8 +181,8 @@ def per_second(header, rest) -> dict[str, list[dict]]:
                 if s.get(k + "_jbe") is not None and p.get(k + "_jbe") is not None and s[k + "_jbe"] > p[k + "_jbe"]:
                     row[k + "_jb_ms"] = (s[k + "_jbd"] - p[k + "_jbd"]) / (s[k + "_jbe"] - p[k + "_jbe"]) * 1000
         s["t_wall"] = l["t"]
-        prev[l["peer"]] = s
-        out[l["peer"]].append(row)
+        prev[key] = s
+        out[key].append(row)
     return out
 
 
@@ -210,64 +258,83 @@ def heights(rows):
     return ", ".join(f"{k or 'none'}p ({n}s)" for k, n in sorted(seen.items(), key=lambda x: -x[1])[:3]) or "–"
 
 
+def publisher_rows(name: str, P: dict, row) -> list[str]:
+    """The table rows about publisher `name` (P: window -> per-second rows)."""
+    return [
+        row(f"{name} availableOutgoingBitrate kbit/s, median", lambda r: med(r, "aob", 1e-3), P),
+        row(f"{name} availableOutgoingBitrate kbit/s, min", lambda r: mn(r, "aob", 1e-3), P),
+        row(f"{name} video sent kbit/s (all layers), median", lambda r: med(r, "v_kbps_tx"), P),
+        row(f"{name} layers sending (rid+height)", layers_str, P),
+        row(f"{name} qualityLimitationReason", qlr_str, P),
+        row(f"{name} RTT candidate-pair ms, max", lambda r: mx(r, "cp_rtt", 1e3), P),
+        row(f"{name} RTT remote-inbound-rtp (video) ms, max", lambda r: mx(r, "ri_rtt", 1e3), P),
+        row(f"{name} candidate-pair: unanswered STUN requests / s not 'succeeded'",
+            lambda r: f"{total(r, 'd_stun_unanswered')} / {total(r, 'cp_not_ok')}", P),
+        row(f"{name} remote-inbound video packetsLost, sum", lambda r: total(r, "d_ri_lost"), P),
+        row(f"{name} remote-inbound video fractionLost, max", lambda r: mx(r, "ri_fl", 1, "{:.2f}"), P),
+    ]
+
+
+def subscriber_rows(name: str, S: dict, row) -> list[str]:
+    """The table rows about the subscriber's view `name` (`subscriber`, or `subscriber [publisher-a]`)."""
+    return [
+        row(f"{name} video received kbit/s, median", lambda r: med(r, "v_kbps_rx"), S),
+        row(f"{name} video received kbit/s, min", lambda r: mn(r, "v_kbps_rx"), S),
+        row(f"{name} video packetsLost, sum (loss %)",
+            lambda r: f"{total(r, 'd_v_lost')} ({loss_pct(r, 'd_v_lost', 'd_v_pkts_rx')})", S),
+        row(f"{name} audio packetsLost, sum (loss %)",
+            lambda r: f"{total(r, 'd_a_lost')} ({loss_pct(r, 'd_a_lost', 'd_a_pkts_rx')})", S),
+        row(f"{name} video receive gap s (max age of lastPacketReceivedTimestamp)",
+            lambda r: mx(r, "v_rx_age", 1, "{:.1f}"), S),
+        row(f"{name} candidate-pair: unanswered STUN requests / s not 'succeeded'",
+            lambda r: f"{total(r, 'd_stun_unanswered')} / {total(r, 'cp_not_ok')}", S),
+        row(f"{name} RTT candidate-pair ms, median / max",
+            lambda r: f"{med(r, 'cp_rtt', 1e3)} / {mx(r, 'cp_rtt', 1e3)}", S),
+        row(f"{name} video jitter ms, median / max",
+            lambda r: f"{med(r, 'v_jitter', 1e3)} / {mx(r, 'v_jitter', 1e3)}", S),
+        row(f"{name} audio jitter ms, median / max",
+            lambda r: f"{med(r, 'a_jitter', 1e3)} / {mx(r, 'a_jitter', 1e3)}", S),
+        row(f"{name} video jitterBufferDelay/emitted ms, median / max",
+            lambda r: f"{med(r, 'v_jb_ms')} / {mx(r, 'v_jb_ms')}", S),
+        row(f"{name} audio jitterBufferDelay/emitted ms, median / max",
+            lambda r: f"{med(r, 'a_jb_ms')} / {mx(r, 'a_jb_ms')}", S),
+        row(f"{name} decoded height", heights, S),
+        row(f"{name} framesPerSecond, median", lambda r: med(r, "v_fps"), S),
+        row(f"{name} freezes (count, total s)",
+            lambda r: f"{total(r, 'd_v_freezes')}, {sum(vals(r, 'd_v_freeze_dur')):.1f}", S),
+        row(f"{name} NACKs / PLIs sent", lambda r: f"{total(r, 'd_v_nack')} / {total(r, 'd_v_pli')}", S),
+    ]
+
+
 def summarize(name: str) -> tuple[str, dict]:
     header, rest, labels, size = load(name)
     t0 = header["t0"]
     ps = per_second(header, rest)
-    pub, sub = ps["publisher"], ps["subscriber"]
+    pubs = publishers_of(header)
+    multi = len(pubs) > 1
     w = windows(labels, header)
     cols = [c for c in ("before", "during", "end+5s", "after") if w[c]]
-    P = {c: sel(pub, w[c]) for c in cols}
-    S = {c: sel(sub, w[c]) for c in cols}
 
     def row(label, fn, rows):
         return f"| {label} | " + " | ".join(fn(rows[c]) for c in cols) + " |"
 
-    rows = [
-        row("publisher availableOutgoingBitrate kbit/s, median", lambda r: med(r, "aob", 1e-3), P),
-        row("publisher availableOutgoingBitrate kbit/s, min", lambda r: mn(r, "aob", 1e-3), P),
-        row("publisher video sent kbit/s (all layers), median", lambda r: med(r, "v_kbps_tx"), P),
-        row("publisher layers sending (rid+height)", layers_str, P),
-        row("publisher qualityLimitationReason", qlr_str, P),
-        row("publisher RTT candidate-pair ms, max", lambda r: mx(r, "cp_rtt", 1e3), P),
-        row("publisher RTT remote-inbound-rtp (video) ms, max", lambda r: mx(r, "ri_rtt", 1e3), P),
-        row("publisher candidate-pair: unanswered STUN requests / s not 'succeeded'",
-            lambda r: f"{total(r, 'd_stun_unanswered')} / {total(r, 'cp_not_ok')}", P),
-        row("publisher remote-inbound video packetsLost, sum", lambda r: total(r, "d_ri_lost"), P),
-        row("publisher remote-inbound video fractionLost, max", lambda r: mx(r, "ri_fl", 1, "{:.2f}"), P),
-        row("subscriber video received kbit/s, median", lambda r: med(r, "v_kbps_rx"), S),
-        row("subscriber video received kbit/s, min", lambda r: mn(r, "v_kbps_rx"), S),
-        row("subscriber video packetsLost, sum (loss %)",
-            lambda r: f"{total(r, 'd_v_lost')} ({loss_pct(r, 'd_v_lost', 'd_v_pkts_rx')})", S),
-        row("subscriber audio packetsLost, sum (loss %)",
-            lambda r: f"{total(r, 'd_a_lost')} ({loss_pct(r, 'd_a_lost', 'd_a_pkts_rx')})", S),
-        row("subscriber video receive gap s (max age of lastPacketReceivedTimestamp)",
-            lambda r: mx(r, "v_rx_age", 1, "{:.1f}"), S),
-        row("subscriber candidate-pair: unanswered STUN requests / s not 'succeeded'",
-            lambda r: f"{total(r, 'd_stun_unanswered')} / {total(r, 'cp_not_ok')}", S),
-        row("subscriber RTT candidate-pair ms, median / max",
-            lambda r: f"{med(r, 'cp_rtt', 1e3)} / {mx(r, 'cp_rtt', 1e3)}", S),
-        row("subscriber video jitter ms, median / max",
-            lambda r: f"{med(r, 'v_jitter', 1e3)} / {mx(r, 'v_jitter', 1e3)}", S),
-        row("subscriber audio jitter ms, median / max",
-            lambda r: f"{med(r, 'a_jitter', 1e3)} / {mx(r, 'a_jitter', 1e3)}", S),
-        row("subscriber video jitterBufferDelay/emitted ms, median / max",
-            lambda r: f"{med(r, 'v_jb_ms')} / {mx(r, 'v_jb_ms')}", S),
-        row("subscriber audio jitterBufferDelay/emitted ms, median / max",
-            lambda r: f"{med(r, 'a_jb_ms')} / {mx(r, 'a_jb_ms')}", S),
-        row("subscriber decoded height", heights, S),
-        row("subscriber framesPerSecond, median", lambda r: med(r, "v_fps"), S),
-        row("subscriber freezes (count, total s)",
-            lambda r: f"{total(r, 'd_v_freezes')}, {sum(vals(r, 'd_v_freeze_dur')):.1f}", S),
-        row("subscriber NACKs / PLIs sent", lambda r: f"{total(r, 'd_v_nack')} / {total(r, 'd_v_pli')}", S),
-    ]
+    rows = []
+    for pn in pubs:
+        P = {c: sel(ps[pn], w[c]) for c in cols}
+        rows += publisher_rows(pn, P, row)
+    for pn in pubs:
+        S = {c: sel(ps[sub_key(header, pn)], w[c]) for c in cols}
+        rows += subscriber_rows(sub_key(header, pn), S, row)
+    sub = [r for pn in pubs for r in ps[sub_key(header, pn)]]
+    pub, sub1 = ps[pubs[0]], ps[sub_key(header, pubs[0])]
     ro_n = max(vals(sub, "ro_rtt_n") or [0])
     events = []
     slow = {}
     for l in rest:
         if l.get("event") == "janus-slowlink":
             sec = (l["t"] - t0) / 1000
-            k = (l["peer"], "uplink=true" if l.get("data", {}).get("uplink") else "uplink=false")
+            who = f"{l['peer']}/{l['pc']}" if multi and l.get("pc") else l["peer"]
+            k = (who, "uplink=true" if l.get("data", {}).get("uplink") else "uplink=false")
             c = slow.setdefault(k, [0, sec, sec, 0])
             c[0] += 1
             c[1], c[2] = min(c[1], sec), max(c[2], sec)
@@ -285,25 +352,32 @@ def summarize(name: str) -> tuple[str, dict]:
                     "janus-slowlink": lambda: f"Janus slowlink ({'uplink' if d.get('uplink') else 'downlink'} "
                                               f"{d.get('media')}, lost {d.get('lost')})",
                     "layer-switch": lambda: f"substream -> {d.get('substream')}",
-                    "impairment-start": lambda: f"**{d.get('side')} {d.get('kind')} {d.get('value')} on**",
-                    "impairment-end": lambda: f"**{d.get('side')} {d.get('kind')} off**",
+                    "impairment-start": lambda: f"**{d.get('side')}{' of ' + d['publisher'] if d.get('publisher') else ''} "
+                                                f"{d.get('kind')} {d.get('value')} on**",
+                    "impairment-end": lambda: f"**{d.get('side')}{' of ' + d['publisher'] if d.get('publisher') else ''} "
+                                              f"{d.get('kind')} off**",
                     "janus-media": lambda: f"Janus media {d.get('type')} receiving={d.get('receiving')}",
                     "janus-hangup": lambda: f"Janus hangup {d.get('reason')}",
                     "datachannel-close": lambda: "data channel closed",
                     "signaling-poll-error": lambda: "signaling long-poll error"}[ev]()
             if sec < 1 and ev in ("ice-connection-state", "connection-state", "janus-media"):
                 continue           # call set-up
-            events.append(f"{sec:.1f} s {l['peer']}: {desc}")
+            who = f"{l['peer']}/{l['pc']}" if multi and l.get("pc") else l["peer"]
+            events.append(f"{sec:.1f} s {who}: {desc}")
     for (peer, d), (n, a, b, lost) in sorted(slow.items(), key=lambda x: x[1][1]):
         events.append(f"{a:.1f}–{b:.1f} s {peer}: {n}× Janus slowlink ({d}, lost {lost} in total)")
     events.sort(key=lambda e: float(e.split(" ")[0].split("–")[0]))
     imps = labels.get("impairments", [])
-    imp_s = "; ".join(f"{i['side']} {i['kind']} {i['value']} at {i['start_ms'] / 1000:.1f}–{i['end_ms'] / 1000:.1f} s"
-                      for i in imps) or "none"
+    imp_s = "; ".join(f"{i['side']}{' of ' + i['publisher'] if i.get('publisher') else ''} {i['kind']} {i['value']} "
+                      f"at {i['start_ms'] / 1000:.1f}–{i['end_ms'] / 1000:.1f} s" for i in imps) or "none"
     host = header.get("host", {})
     win_s = ", ".join(f"{c} {w[c][0]:.0f}–{min(w[c][1], labels.get('duration_ms', 0) / 1000):.0f} s" for c in cols)
+    video = header.get("video", {})
+    setup = (f"{len(pubs)} publishers ({', '.join(pubs)}), {video.get('top_layer')} top layer, subscriber: "
+             f"{header.get('subscriber_connections')} connection{'s' if header.get('subscriber_connections') == 'per-feed' else ''}. "
+             if multi else "")
     out = [f"### {name}", "",
-           f"Impairment: {imp_s}. Duration {labels.get('duration_ms', 0) / 1000:.0f} s, file {size / 1024:.0f} KB, "
+           setup + f"Impairment: {imp_s}. Duration {labels.get('duration_ms', 0) / 1000:.0f} s, file {size / 1024:.0f} KB, "
            f"host CPU {host.get('cpu_busy_fraction', 0) * 100:.0f} % busy (rig: "
            + ", ".join(f"{k.split(' ')[0]} {v}" for k, v in host.get("cpu_cores_used", {}).items()) + " cores). "
            f"Windows: {win_s}.", "",
@@ -317,19 +391,27 @@ def summarize(name: str) -> tuple[str, dict]:
         out.append("Events (s from t0; negative = warm-up): " + "; ".join(events[:40]) +
                    (" …" if len(events) > 40 else "") + ".")
         out.append("")
-    return "\n".join(out), {"pub": pub, "sub": sub, "w": w}
+    return "\n".join(out), {"pub": pub, "sub": sub1, "w": w}
 
 
 def print_per_second(name: str) -> None:
     header, rest, labels, _ = load(name)
     ps = per_second(header, rest)
-    subs = {round(r["sec"]): r for r in ps["subscriber"]}
+    for pub in publishers_of(header):
+        if len(publishers_of(header)) > 1:
+            print(f"{pub} || {sub_key(header, pub)}")
+        print_pair(ps[pub], ps[sub_key(header, pub)])
+
+
+def print_pair(pub_rows: list[dict], sub_rows: list[dict]) -> None:
+    """One line per second: a publisher, then the subscriber's view of its stream."""
+    subs = {round(r["sec"]): r for r in sub_rows}
 
     def f(v, scale=1.0, nd=0):
         return "-" if v is None else f"{v * scale:.{nd}f}"
     print(f"{'sec':>4} | {'aob':>5} {'vTx':>5} {'rtt':>4} {'riLost':>6} layers/qlr || "
           f"{'vRx':>5} {'lost':>4} {'aLost':>5} {'rtt':>4} {'vJit':>4} {'aJit':>4} {'vJB':>4} {'aJB':>4} h fps frz")
-    for r in ps["publisher"]:
+    for r in pub_rows:
         s = subs.get(round(r["sec"]), {})
         lay = "+".join(f"{rid}" for rid, _ in r.get("layers", []))
         print(f"{r['sec']:4.0f} | {f(r.get('aob'), 1e-3):>5} {f(r.get('v_kbps_tx')):>5} {f(r.get('cp_rtt'), 1e3):>4} "

@@ -35,5 +35,12 @@ frames_out="$(mktemp)"
 swift run callscope frames convert Recordings/frames/astronaut-vp8-240x135.y4m.gz --to bgra -o "$frames_out"
 test "$(stat -c %s "$frames_out")" -eq $((4 * 240 * 135 * 4))    # 4 frames of 240x135 BGRA
 rm -f "$frames_out"
+# The shipped rig recordings: each has its publishers' three layers, one decoded stream per publisher,
+# every publisher's sender-stats, no CPU-limited layer in its clean part (Rig/check_recording.py), and
+# its labels are what its scenario gives (Rig/labels.py --check). ~5 s.
+for recording in Recordings/*.ndjson.gz; do
+    python3 Rig/check_recording.py "$recording" >/dev/null || { echo "test.sh: $recording fails Rig/check_recording.py" >&2; exit 1; }
+    if [ -f "${recording%.ndjson.gz}.labels.json" ]; then python3 Rig/labels.py --check "$recording"; fi
+done
 # A real call through the rig: the engine must see a publisher uplink cap (see Rig/README.md).
 bash Rig/ci_smoke.sh

@@ -1,7 +1,10 @@
 // CallScope real-call rig: one side of a Janus VideoRoom call over the Janus HTTP API.
 // role=publisher: fake camera + fake audio, 3-layer VP8 simulcast (rid q/h/f), a data channel
 //                 carrying a small versioned sender-stats message once per second.
-// role=subscriber: subscribes to the first publisher's feed, asks for substream 2 (top).
+// role=subscriber: subscribes to the feeds of the publishers named in `publishers` (their
+//                 display names = peer labels), either one peer connection (Janus subscriber
+//                 handle) per feed (`subconn=per-feed`) or one multistream connection carrying
+//                 all feeds (`subconn=multistream`), and asks for substream 2 (top) of each.
 // The recorder calls window.callscope.collect() via WebDriver execute/async once per second.
 'use strict';
 
@@ -13,17 +16,25 @@ const WIDTH = parseInt(params.get('w') || '960', 10);
 const HEIGHT = parseInt(params.get('h') || '540', 10);
 const FPS = parseInt(params.get('fps') || '30', 10);
 const SENDER_STATS = params.get('senderstats') !== '0';
+// This page's peer label (the publisher's Janus display name, and the `publisher` field of its
+// sender-stats messages): `publisher` with one publisher, `publisher-a`, `publisher-b`, ... with more.
+const PEER = params.get('peer') || ROLE;
+// Subscriber: the publishers to subscribe to (display names, in order) and how.
+const PUBLISHERS = (params.get('publishers') || 'publisher').split(',').filter(x => x);
+const SUBSCRIBER_CONNECTIONS = params.get('subconn') === 'multistream' ? 'multistream' : 'per-feed';
 // Per-layer caps (bit/s) for q (1/4), h (1/2), f (full).
 const LAYER_BITRATES = (params.get('bitrates') || '150000,500000,1500000').split(',').map(Number);
 const AUDIO_MAX_BITRATE = 64000;
 
 const state = {
-  role: ROLE, phase: 'starting', error: null, sessionId: null, handleId: null,
+  role: ROLE, peer: PEER, phase: 'starting', error: null, sessionId: null, handleId: null,
   feedId: null, publisherId: null, janusEvents: 0, dcOpen: false, dcMessagesIn: 0,
   videoMid: null, topLayer: `${WIDTH}x${HEIGHT}`, captureSettings: null,
+  subscriberConnections: SUBSCRIBER_CONNECTIONS, feeds: {}, senderStatsIn: {},
 };
 const pcs = new Map();      // label -> RTCPeerConnection
-let pcCounter = 0;
+const handlePc = new Map(); // Janus handle id -> label of the peer connection it negotiates
+const handleFeeds = new Map(); // Janus subscriber handle id -> the feeds it subscribes to
 const pendingEvents = [];   // drained by collect()
 const MAX_PENDING_EVENTS = 500;
 
@@ -39,9 +50,13 @@ function setPhase(p) {
   if (el) el.textContent = `${ROLE}: ${p}`;
   pushEvent('phase', { phase: p });
 }
-function pushEvent(name, data) {
+// `pc` (optional): the label of the peer connection the event is about (a top-level `pc` in the
+// recorded event line).
+function pushEvent(name, data, pc) {
   if (pendingEvents.length >= MAX_PENDING_EVENTS) pendingEvents.shift();
-  pendingEvents.push({ t: Date.now(), event: name, data: data || {} });
+  const ev = { t: Date.now(), event: name, data: data || {} };
+  if (pc) ev.pc = pc;
+  pendingEvents.push(ev);
 }
 function fail(e) {
   state.error = String(e && e.stack || e);
@@ -83,13 +98,19 @@ function dispatch(ev) {
   const kind = ev.janus;
   if (kind === 'keepalive' || kind === 'ack') return;
   const pd = ev.plugindata && ev.plugindata.data;
+  const pcLabel = handlePc.get(ev.sender);
   // Events worth replaying.
   if (kind === 'webrtcup' || kind === 'hangup' || kind === 'slowlink' || kind === 'media' || kind === 'detached') {
     const d = Object.assign({}, ev); delete d.session_id; delete d.sender; delete d.transaction;
-    pushEvent('janus-' + kind, d);
+    pushEvent('janus-' + kind, d, pcLabel);
   }
   if (pd && pd.videoroom === 'event' && (pd.substream !== undefined || pd.temporal !== undefined)) {
-    pushEvent('layer-switch', { mid: pd.mid, substream: pd.substream, temporal: pd.temporal });
+    pushEvent('layer-switch', { mid: pd.mid, substream: pd.substream, temporal: pd.temporal }, pcLabel);
+  }
+  // Which feed is behind which mid of a subscriber connection: on `attached`, and on `updated`
+  // (a renegotiated subscription).
+  if (pd && (pd.videoroom === 'attached' || pd.videoroom === 'updated') && Array.isArray(pd.streams) && pcLabel) {
+    pushEvent('subscriber-streams', { streams: pd.streams.map(x => streamIdentity(x, handleFeeds.get(ev.sender))) }, pcLabel);
   }
   for (let i = 0; i < waiters.length; i++) {
     const w = waiters[i];
@@ -127,41 +148,49 @@ function keepalives() {
 async function janusConnect() {
   const c = await janusPost('', { janus: 'create' });
   state.sessionId = c.data.id;
-  const a = await janusPost(`/${state.sessionId}`, { janus: 'attach', plugin: 'janus.plugin.videoroom', opaque_id: 'callscope-' + ROLE });
-  state.handleId = a.data.id;
+  state.handleId = await janusAttach();
   longPoll();
   keepalives();
   log(`janus session ${state.sessionId} handle ${state.handleId}`);
 }
-async function pluginMessage(body, jsep, waitPred, timeoutMs, what) {
+// A new VideoRoom handle in our session (one per publisher or subscriber connection).
+async function janusAttach() {
+  const a = await janusPost(`/${state.sessionId}`, { janus: 'attach', plugin: 'janus.plugin.videoroom', opaque_id: 'callscope-' + PEER });
+  return a.data.id;
+}
+function pluginMessage(body, jsep, waitPred, timeoutMs, what) {
+  return handleMessage(state.handleId, body, jsep, waitPred, timeoutMs, what);
+}
+async function handleMessage(handle, body, jsep, waitPred, timeoutMs, what) {
   const t = tx();
   const p = waitPred ? waitEvent((ev, pd) => ev.transaction === t && waitPred(ev, pd), timeoutMs || 20000, what || body.request) : null;
   const msg = { janus: 'message', transaction: t, body };
   if (jsep) msg.jsep = jsep;
-  const r = await janusPost(`/${state.sessionId}/${state.handleId}`, msg);
+  const r = await janusPost(`/${state.sessionId}/${handle}`, msg);
   if (r.janus === 'success') {           // synchronous plugin answer
     if (p) { /* nothing asynchronous will come */ }
     return r;
   }
   return p ? await p : r;
 }
-function trickle(candidate) {
+function trickle(handle, candidate) {
   const c = candidate ? { candidate: candidate.candidate, sdpMid: candidate.sdpMid, sdpMLineIndex: candidate.sdpMLineIndex } : { completed: true };
-  return janusPost(`/${state.sessionId}/${state.handleId}`, { janus: 'trickle', candidate: c })
+  return janusPost(`/${state.sessionId}/${handle}`, { janus: 'trickle', candidate: c })
     .catch(e => pushEvent('signaling-trickle-error', { error: String(e) }));
 }
 
 // ---------------------------------------------------------------- peer connection
-function newPc(prefix) {
-  const label = `${prefix}-${++pcCounter}`;
+// A peer connection negotiated on Janus handle `handle`, recorded as `label`.
+function newPc(label, handle) {
   const pc = new RTCPeerConnection({ iceServers: [], bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require' });
   pcs.set(label, pc);
+  handlePc.set(handle, label);
   // Local candidates are held back until our SDP has reached Janus (a trickle arriving before
   // the subscriber's answer made Janus treat the answer as a renegotiation and skip SCTP setup).
   const held = [];
   pc.trickleReady = false;
-  pc.flushTrickle = () => { pc.trickleReady = true; held.splice(0).forEach(c => trickle(c)); };
-  pc.onicecandidate = ev => { if (pc.trickleReady) trickle(ev.candidate); else held.push(ev.candidate); };
+  pc.flushTrickle = () => { pc.trickleReady = true; held.splice(0).forEach(c => trickle(handle, c)); };
+  pc.onicecandidate = ev => { if (pc.trickleReady) trickle(handle, ev.candidate); else held.push(ev.candidate); };
   pc.oniceconnectionstatechange = () => { pushEvent('ice-connection-state', { pc: label, state: pc.iceConnectionState }); log(`${label} ice ${pc.iceConnectionState}`); };
   pc.onconnectionstatechange = () => { pushEvent('connection-state', { pc: label, state: pc.connectionState }); log(`${label} conn ${pc.connectionState}`); };
   pc.onicegatheringstatechange = () => pushEvent('ice-gathering-state', { pc: label, state: pc.iceGatheringState });
@@ -185,14 +214,14 @@ async function runPublisher() {
 
   setPhase('janus-connect');
   await janusConnect();
-  const joined = await pluginMessage({ request: 'join', ptype: 'publisher', room: ROOM, display: 'publisher' }, null,
+  const joined = await pluginMessage({ request: 'join', ptype: 'publisher', room: ROOM, display: PEER }, null,
     (ev, pd) => pd && (pd.videoroom === 'joined' || pd.error), 15000, 'publisher join');
   const jd = joined.plugindata.data;
   if (jd.error) throw new Error('join failed: ' + jd.error);
   state.publisherId = jd.id;
   log(`joined room ${ROOM} as ${jd.id}`);
 
-  const { pc, label } = newPc('pub');
+  const { pc, label } = newPc('pub-1', state.handleId);
   pc.addTransceiver(atrack, { direction: 'sendonly', streams: [stream], sendEncodings: [{ maxBitrate: AUDIO_MAX_BITRATE }] });
   const vt = pc.addTransceiver(vtrack, {
     direction: 'sendonly', streams: [stream],
@@ -218,7 +247,7 @@ async function runPublisher() {
   setPhase('offer');
   const offer = await pc.createOffer();
   await pc.setLocalDescription(offer);
-  const ansP = pluginMessage({ request: 'publish', audio: true, video: true, data: true, display: 'publisher' },
+  const ansP = pluginMessage({ request: 'publish', audio: true, video: true, data: true, display: PEER },
     { type: offer.type, sdp: offer.sdp }, (ev, pd) => ev.jsep || (pd && pd.error), 20000, 'publish answer');
   setTimeout(() => pc.flushTrickle(), 0);   // the POST carrying the offer is already on its way
   const ans = await ansP;
@@ -247,7 +276,7 @@ async function sendSenderStats(pc, vsender) {
   let allocated = AUDIO_MAX_BITRATE;
   for (const enc of vsender.getParameters().encodings || []) if (enc.active !== false && enc.maxBitrate) allocated += enc.maxBitrate;
   const msg = {
-    type: 'callscope-sender-stats', v: 1, seq: ++senderStatsSeq, t: Date.now(),
+    type: 'callscope-sender-stats', v: 1, publisher: PEER, seq: ++senderStatsSeq, t: Date.now(),
     connectionMaxAllocatedBitrate: allocated,
     connectionEstimatedBandwidth: pair && typeof pair.availableOutgoingBitrate === 'number' ? pair.availableOutgoingBitrate : null,
     rttMs: rtt === null ? null : Math.round(rtt * 1000),
@@ -257,6 +286,50 @@ async function sendSenderStats(pc, vsender) {
 }
 
 // ---------------------------------------------------------------- subscriber
+// One subscription = one Janus subscriber handle = one peer connection, carrying one feed
+// (per-feed) or all of them (multistream).
+const subscriptions = [];   // {label, handle, pc, videoMids}
+const remoteVideos = [];    // one <video> per remote video track; the first is #remote
+
+// A Janus stream description as the recording's `subscriber-streams` event states it: the
+// publisher (its peer label = its display name) behind each mid. Janus names no feed for the
+// data stream: on a connection that carries one feed it is that feed's; on a multistream
+// connection it carries the data of all feeds and stays `publisher: null`.
+function streamIdentity(s, feeds) {
+  let feedId = s.feed_id === undefined ? null : s.feed_id;
+  if (feedId === null && s.type === 'data' && feeds && feeds.length === 1) feedId = feeds[0].id;
+  const feed = feedId !== null ? state.feeds[feedId] : undefined;
+  const out = { mid: s.mid, type: s.type, publisher: s.feed_display || (feed && feed.display) || null,
+                feed_id: feedId, feed_mid: s.feed_mid === undefined ? null : s.feed_mid };
+  if (s.active === false) out.active = false;
+  return out;
+}
+
+// The subscriber connection label: `sub-1` for the only (or the multistream) connection,
+// `sub-a`, `sub-b`, ... for the connection carrying publisher-a, publisher-b, ... (per-feed).
+function subscriberLabel(publisherLabel) {
+  if (SUBSCRIBER_CONNECTIONS === 'multistream' || PUBLISHERS.length === 1) return 'sub-1';
+  return 'sub-' + publisherLabel.split('-').pop();
+}
+
+function videoElementFor(track) {
+  let v = remoteVideos.length === 0 ? document.getElementById('remote') : null;
+  if (!v) { v = document.createElement('video'); v.autoplay = true; v.muted = true; v.playsInline = true; document.body.insertBefore(v, document.getElementById('log')); }
+  remoteVideos.push(v);
+  v.srcObject = new MediaStream([track]);
+  v.play().catch(() => {});
+  return v;
+}
+
+// Remote audio is played (muted) like the video, so that its receive pipeline runs as in an app.
+function playAudio(track) {
+  const a = document.createElement('audio');
+  a.autoplay = true; a.muted = true;
+  a.srcObject = new MediaStream([track]);
+  document.body.appendChild(a);
+  a.play().catch(() => {});
+}
+
 async function runSubscriber() {
   // Chromium only exposes hardware-revealing stats (decoderImplementation, powerEfficientDecoder)
   // to a page that captures; hold a fake microphone track (never sent) like a real call app would.
@@ -266,76 +339,101 @@ async function runSubscriber() {
   setPhase('janus-connect');
   await janusConnect();
   setPhase('waiting-publisher');
-  let feed = null;
+  // Every expected publisher (by display name) must be publishing.
+  let feeds = null;
   const deadline = Date.now() + 90000;
-  while (!feed && Date.now() < deadline) {
+  while (!feeds && Date.now() < deadline) {
     const r = await pluginMessage({ request: 'listparticipants', room: ROOM });
-    const parts = (r.plugindata && r.plugindata.data && r.plugindata.data.participants) || [];
-    const p = parts.find(x => x.publisher);
-    if (p) feed = p.id; else await new Promise(res => setTimeout(res, 500));
+    const parts = ((r.plugindata && r.plugindata.data && r.plugindata.data.participants) || []).filter(x => x.publisher);
+    const found = PUBLISHERS.map(name => parts.find(x => x.display === name));
+    if (found.every(x => x)) feeds = found.map(x => ({ id: x.id, display: x.display }));
+    else await new Promise(res => setTimeout(res, 500));
   }
-  if (!feed) throw new Error('no publisher in room');
-  state.feedId = feed;
-  log(`subscribing to feed ${feed}`);
+  if (!feeds) throw new Error(`not all publishers (${PUBLISHERS.join(', ')}) in room`);
+  feeds.forEach(f => { state.feeds[f.id] = f; });
+  state.feedId = feeds[0].id;
+  log(`subscribing to feeds ${feeds.map(f => `${f.display}=${f.id}`).join(', ')} (${SUBSCRIBER_CONNECTIONS})`);
 
-  const attached = await pluginMessage({ request: 'join', ptype: 'subscriber', room: ROOM, streams: [{ feed }] }, null,
+  if (SUBSCRIBER_CONNECTIONS === 'multistream') {
+    await subscribe(state.handleId, 'sub-1', feeds);
+  } else {
+    for (let i = 0; i < feeds.length; i++) {
+      const handle = i === 0 ? state.handleId : await janusAttach();
+      await subscribe(handle, subscriberLabel(feeds[i].display), [feeds[i]]);
+    }
+  }
+  state.videoMid = subscriptions[0].videoMids[0] === undefined ? null : subscriptions[0].videoMids[0];
+  setPhase('subscribed');
+  await setSubstream(2, 2);
+}
+
+async function subscribe(handle, label, feeds) {
+  handlePc.set(handle, label);          // before the join: its `attached` event names this connection
+  handleFeeds.set(handle, feeds);
+  const attached = await handleMessage(handle, { request: 'join', ptype: 'subscriber', room: ROOM, streams: feeds.map(f => ({ feed: f.id })) }, null,
     (ev, pd) => pd && (pd.videoroom === 'attached' || pd.error), 20000, 'subscriber attached');
   const ad = attached.plugindata.data;
   if (ad.error || !attached.jsep) throw new Error('subscribe failed: ' + JSON.stringify(ad));
-  state.subscribedStreams = (ad.streams || []).map(s => ({ mid: s.mid, type: s.type, codec: s.codec, feed_mid: s.feed_mid }));
-  pushEvent('subscribed-streams', { streams: state.subscribedStreams });
-  const vstream = (ad.streams || []).find(s => s.type === 'video');
-  state.videoMid = vstream ? vstream.mid : null;
+  const streams = ad.streams || [];
+  pushEvent('subscribed-streams', { streams: streams.map(s => ({ mid: s.mid, type: s.type, codec: s.codec, feed_mid: s.feed_mid })) }, label);
+  const sub = { label, handle, pc: null, videoMids: streams.filter(s => s.type === 'video').map(s => s.mid) };
+  subscriptions.push(sub);
 
-  const { pc, label } = newPc('sub');
-  const remote = new MediaStream();
+  const { pc } = newPc(label, handle);
+  sub.pc = pc;
   pc.ontrack = ev => {
-    remote.addTrack(ev.track);
-    const v = document.getElementById('remote');
-    v.srcObject = remote; v.play().catch(() => {});
-    pushEvent('track', { pc: label, kind: ev.track.kind, mid: ev.transceiver && ev.transceiver.mid });
+    if (ev.track.kind === 'video') videoElementFor(ev.track);
+    else playAudio(ev.track);
+    pushEvent('track', { pc: label, kind: ev.track.kind, mid: ev.transceiver && ev.transceiver.mid }, label);
   };
   const wireDc = dc => {
-    dc.onopen = () => { state.dcOpen = true; pushEvent('datachannel-open', { pc: label, label: dc.label }); };
-    dc.onclose = () => { state.dcOpen = false; pushEvent('datachannel-close', { pc: label }); };
+    dc.onopen = () => { state.dcOpen = true; pushEvent('datachannel-open', { pc: label, label: dc.label }, label); };
+    dc.onclose = () => { state.dcOpen = false; pushEvent('datachannel-close', { pc: label }, label); };
     dc.onmessage = m => {
       state.dcMessagesIn++;
-      if (typeof m.data !== 'string' || m.data.length > 1024) { pushEvent('sender-stats-dropped', { reason: 'size' }); return; }
+      if (typeof m.data !== 'string' || m.data.length > 1024) { pushEvent('sender-stats-dropped', { reason: 'size' }, label); return; }
       try {
         const d = JSON.parse(m.data);
-        if (d && d.type === 'callscope-sender-stats') pushEvent('sender-stats', d);
-      } catch (e) { pushEvent('sender-stats-dropped', { reason: 'json' }); }
+        if (d && d.type === 'callscope-sender-stats') {
+          const from = typeof d.publisher === 'string' ? d.publisher : '?';
+          state.senderStatsIn[`${label}/${from}`] = (state.senderStatsIn[`${label}/${from}`] || 0) + 1;
+          pushEvent('sender-stats', d, label);
+        }
+      } catch (e) { pushEvent('sender-stats-dropped', { reason: 'json' }, label); }
     };
   };
   pc.ondatachannel = ev => wireDc(ev.channel);
   await pc.setRemoteDescription(attached.jsep);
   // Janus only relays data to a subscriber once a data channel is open on its SCTP association,
   // and it waits for the subscriber to open one (as janus.js does): open our own.
-  if ((ad.streams || []).some(s => s.type === 'data')) wireDc(pc.createDataChannel('callscope-sub', { ordered: true }));
+  if (streams.some(s => s.type === 'data')) wireDc(pc.createDataChannel('callscope-sub', { ordered: true }));
   const answer = await pc.createAnswer();
   await pc.setLocalDescription(answer);
   const appLines = sdp => sdp.split(/\r?\n/).filter(l => /^m=application|^a=sctp|^a=max-message|^a=setup/.test(l));
   state.sdpDebug = { offer: appLines(attached.jsep.sdp), answer: appLines(answer.sdp) };
-  const started = await pluginMessage({ request: 'start', room: ROOM }, { type: answer.type, sdp: answer.sdp },
+  const started = await handleMessage(handle, { request: 'start', room: ROOM }, { type: answer.type, sdp: answer.sdp },
     (ev, pd) => pd && (pd.started || pd.error), 20000, 'subscriber start');
   pc.flushTrickle();
   if (started.plugindata.data.error) throw new Error('start failed: ' + started.plugindata.data.error);
-  setPhase('subscribed');
-  await setSubstream(2, 2);
 }
 
+// Asks Janus for `substream`/`temporal` on every video stream of every subscription.
 async function setSubstream(substream, temporal) {
-  const body = { request: 'configure' };
-  if (state.videoMid !== null) body.streams = [{ mid: state.videoMid, substream, temporal }];
-  else { body.substream = substream; body.temporal = temporal; }
-  await pluginMessage(body, null, (ev, pd) => pd && (pd.configured || pd.error), 10000, 'configure');
-  pushEvent('substream-requested', { substream, temporal, mid: state.videoMid });
+  for (const sub of subscriptions) {
+    const body = { request: 'configure' };
+    if (sub.videoMids.length) body.streams = sub.videoMids.map(mid => ({ mid, substream, temporal }));
+    else { body.substream = substream; body.temporal = temporal; }
+    await handleMessage(sub.handle, body, null, (ev, pd) => pd && (pd.configured || pd.error), 10000, 'configure');
+    const mid = sub.videoMids.length ? sub.videoMids[0] : null;
+    if (sub.videoMids.length > 1) pushEvent('substream-requested', { substream, temporal, mid, mids: sub.videoMids }, sub.label);
+    else pushEvent('substream-requested', { substream, temporal, mid }, sub.label);
+  }
 }
 
 // ---------------------------------------------------------------- recorder API
 window.callscope = {
   state,
-  // Returns {t, pcs:[{pc, report:[...entries]}], events:[...], state}
+  // Returns {t, pcs:[{pc, report:[...entries]}], events:[{t, event, data, pc?}...], state}
   async collect() {
     const t = Date.now();
     const out = { t, pcs: [], events: pendingEvents.splice(0, pendingEvents.length), state: Object.assign({}, state) };
@@ -350,13 +448,17 @@ window.callscope = {
   // Small status for the recorder's warm-up: the publisher's bandwidth estimate and the
   // subscriber's decoded frames, without draining the event queue.
   async quick() {
-    const out = { t: Date.now(), phase: state.phase, aob: null, framesDecoded: null };
+    // framesDecoded: the least of all inbound video streams; videoInbound: how many there are.
+    const out = { t: Date.now(), phase: state.phase, aob: null, framesDecoded: null, videoInbound: 0 };
     for (const pc of pcs.values()) {
       const r = await pc.getStats();
       for (const e of r.values()) {
         if (e.type === 'candidate-pair' && e.nominated && e.state === 'succeeded' &&
             typeof e.availableOutgoingBitrate === 'number') out.aob = e.availableOutgoingBitrate;
-        if (e.type === 'inbound-rtp' && e.kind === 'video') out.framesDecoded = e.framesDecoded || 0;
+        if (e.type === 'inbound-rtp' && e.kind === 'video') {
+          out.videoInbound++;
+          out.framesDecoded = Math.min(out.framesDecoded === null ? Infinity : out.framesDecoded, e.framesDecoded || 0);
+        }
       }
     }
     return out;
