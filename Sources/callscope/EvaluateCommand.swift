@@ -95,13 +95,15 @@ struct EvaluateCommand: Command {
             print(JSONWriter.string(.object([StatsField("rows", .array(objects)), StatsField("total", total)])))
             return .success
         }
-        print("scenario                      peer        scored  accuracy  detected (s)  attributed (s)  events/min steady")
+        let scenarioWidth = max(30, (rows.map(\.scenario.count).max() ?? 0) + 2)
+        let peerWidth = max(12, (rows.map(\.peer.count).max() ?? 0) + 2)
+        print(Self.pad("scenario", scenarioWidth) + Self.pad("peer", peerWidth) + "scored  accuracy  detected (s)  attributed (s)  events/min steady")
         func seconds(_ values: [Double?]) -> String {
             values.isEmpty ? "-" : values.map { $0.map { String(format: "%.0f", $0) } ?? "missed" }.joined(separator: ", ")
         }
         for row in rows {
             let rate = row.eventsPerMinute.isNaN ? "-" : String(format: "%.1f", row.eventsPerMinute)
-            print(Self.pad(row.scenario, 30) + Self.pad(row.peer, 12) + Self.pad("\(row.scored)", 8)
+            print(Self.pad(row.scenario, scenarioWidth) + Self.pad(row.peer, peerWidth) + Self.pad("\(row.scored)", 8)
                   + Self.pad(row.accuracy.isNaN ? "-" : String(format: "%.1f%%", 100 * row.accuracy), 10)
                   + Self.pad(seconds(row.detections), 14) + Self.pad(seconds(row.delays), 16) + rate)
         }
