@@ -32,20 +32,18 @@ struct ReportDigest {
         legacyStreams.reserveCapacity(streamCount)
         var remotes: [StatsEntry] = []
         remotes.reserveCapacity(remoteCount)
-        var transports: [StatsEntry] = []
-        var pairs: [StatsEntry] = []
+        var transportPairIDs: [String] = []
         for entry in report.entries {
             switch entry.knownType {
             case .outboundRTP?: outbound.append(entry)
             case .inboundRTP?: inbound.append(entry)
             case .remoteInboundRTP?: remotes.append(entry)
             case .stream?: legacyStreams.append(entry)
-            case .transport?: transports.append(entry)
-            case .candidatePair?: pairs.append(entry)
+            case .transport?: if let id = entry.selectedCandidatePairID { transportPairIDs.append(id) }
             default: continue
             }
         }
-        selectedPair = Self.selectPair(transports: transports, pairs: pairs, in: report)
+        selectedPair = Self.selectPair(transportPairIDs: transportPairIDs, in: report)
         remoteInbound = Array(repeating: nil, count: outbound.count)
         // Matched by `localId`, else by SSRC. Browsers list remote-inbound entries in their
         // senders' order, so the outbound entry at the same position is tried first: a string
@@ -65,19 +63,21 @@ struct ReportDigest {
 
     /// The candidate pair carrying media: a transport's `selectedCandidatePairId` (Chrome,
     /// Safari), else the pair marked `selected` (Firefox), else the nominated succeeded pair
-    /// with the most bytes.
-    static func selectPair(transports: [StatsEntry], pairs: [StatsEntry], in report: StatsReport) -> StatsEntry? {
-        for transport in transports {
-            if let id = transport.selectedCandidatePairID, let pair = report[id] { return pair }
+    /// with the most bytes. Only reports without the first look at the pairs themselves.
+    static func selectPair(transportPairIDs: [String], in report: StatsReport) -> StatsEntry? {
+        for id in transportPairIDs {
+            if let pair = report[id] { return pair }
         }
-        if let selected = pairs.first(where: { $0.selected == true }) { return selected }
         var nominated: StatsEntry?
         var nominatedBytes = -1.0
-        for pair in pairs where pair.nominated == true && (pair.state ?? "succeeded") == "succeeded" {
-            let bytes = (pair.bytesReceived ?? 0) + (pair.bytesSent ?? 0)
-            if bytes > nominatedBytes {
-                nominated = pair
-                nominatedBytes = bytes
+        for pair in report.entries where pair.knownType == .candidatePair {
+            if pair.selected == true { return pair }
+            if pair.nominated == true, (pair.state ?? "succeeded") == "succeeded" {
+                let bytes = (pair.bytesReceived ?? 0) + (pair.bytesSent ?? 0)
+                if bytes > nominatedBytes {
+                    nominated = pair
+                    nominatedBytes = bytes
+                }
             }
         }
         return nominated

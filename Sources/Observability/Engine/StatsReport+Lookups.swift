@@ -24,7 +24,7 @@ extension StatsEntry {
 
     /// `kind`, also for entries that only say it through their id (old Chrome).
     var mediaKind: MediaKind? {
-        if let kind { return MediaKind(rawValue: kind) }
+        if let kind { return MediaKind(w3c: kind) }
         // Legacy ids carry the kind: RTCOutboundRTPVideoStream_…, RTCInboundRTPAudioStream_….
         if id.contains("Video") || id.contains("video") { return .video }
         if id.contains("Audio") || id.contains("audio") { return .audio }

@@ -6,9 +6,7 @@ import RTCStats
 struct SubscriberSide: Sendable {
     private let configuration: StatsEngineConfiguration
     private var streams: [StreamKey: SubscriberStreamTracker] = [:]
-    private var downlinks: [ConnectionKey: DownlinkEstimator] = [:]
-    /// Each receiving connection's previous report time.
-    private var reportTimes: [ConnectionKey: Double] = [:]
+    private var connections: [ConnectionKey: ConnectionState] = [:]
     private var inboxes: [InboxKey: SenderStatsInbox] = [:]
     /// Messages that failed validation, per receiving endpoint (their publisher is unknown).
     private var invalidMessages: [EndpointID: [SenderStatsDecoder.Rejection: Int]] = [:]
@@ -21,6 +19,12 @@ struct SubscriberSide: Sendable {
     private struct ConnectionKey: Hashable, Sendable {
         var endpoint: EndpointID
         var peerConnection: PeerConnectionID
+    }
+
+    /// One receiving connection: its downlink estimate and its previous report time.
+    private struct ConnectionState: Sendable {
+        var downlink = DownlinkEstimator()
+        var reportTime: Double?
     }
 
     private struct InboxKey: Hashable, Sendable {
@@ -71,10 +75,13 @@ struct SubscriberSide: Sendable {
         let peerConnection = PeerConnectionID(sample.peerConnection)
         let found = StreamDemultiplexer.streams(in: digest, bindings: bindings)
         guard !found.isEmpty else { return }
-        let connection = ConnectionKey(endpoint: endpoint, peerConnection: peerConnection)
-        let estimate = downlinkEstimate(digest, key: connection)
-        let previousReport = reportTimes[connection]
-        if let time = digest.time, time > (previousReport ?? -.infinity) { reportTimes[connection] = time }
+        let key = ConnectionKey(endpoint: endpoint, peerConnection: peerConnection)
+        var connection = connections.removeValue(forKey: key) ?? ConnectionState()
+        let estimate = connection.downlink.transport(selectedPair: digest.selectedPair, reportTime: digest.time,
+                                                     maximumGap: configuration.maximumRateGapMilliseconds).connectionEstimatedBandwidth
+        let previousReport = connection.reportTime
+        if let time = digest.time, time > (previousReport ?? -.infinity) { connection.reportTime = time }
+        connections[key] = connection
         for stream in found {
             let key = StreamKey(endpoint: endpoint, stream: stream.id)
             var tracker = streams.removeValue(forKey: key) ?? SubscriberStreamTracker(configuration: configuration)
@@ -96,12 +103,6 @@ struct SubscriberSide: Sendable {
             }
             if let quality = update.connectionQualityChanged { emit(.participantConnectionQualityChanged(quality)) }
         }
-    }
-
-    private mutating func downlinkEstimate(_ digest: ReportDigest, key: ConnectionKey) -> Double {
-        var estimator = downlinks.removeValue(forKey: key) ?? DownlinkEstimator()
-        defer { downlinks[key] = estimator }
-        return estimator.transport(selectedPair: digest.selectedPair, reportTime: digest.time, maximumGap: configuration.maximumRateGapMilliseconds).connectionEstimatedBandwidth
     }
 }
 

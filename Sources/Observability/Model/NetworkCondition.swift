@@ -5,7 +5,17 @@ public enum NetworkCondition: String, Sendable, Hashable, CaseIterable, Comparab
     /// Worse conditions sort first; `unknown` sorts before all.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
 
-    var rank: Int { Self.allCases.firstIndex(of: self)! }
+    /// The position in `allCases`, as a switch: `allCases.firstIndex` builds an array per call.
+    var rank: Int {
+        switch self {
+        case .unknown: 0
+        case .critical: 1
+        case .warning: 2
+        case .fair: 3
+        case .good: 4
+        case .excellent: 5
+        }
+    }
 
     /// `warning` or `critical`.
     public var isDegraded: Bool { self == .warning || self == .critical }

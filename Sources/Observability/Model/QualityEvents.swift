@@ -22,7 +22,17 @@ public enum SubscriberVideoEventReason: String, Sendable, Hashable, CaseIterable
 public enum ConnectionQuality: String, Sendable, Hashable, CaseIterable, Comparable {
     case unknown, bad, poor, fair, good, excellent
 
-    public static func < (lhs: Self, rhs: Self) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
+
+    /// The position in `allCases`, as a switch: `allCases.firstIndex` builds an array per call.
+    private var rank: Int {
+        switch self {
+        case .unknown: 0
+        case .bad: 1
+        case .poor: 2
+        case .fair: 3
+        case .good: 4
+        case .excellent: 5
+        }
     }
 }
