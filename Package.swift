@@ -8,13 +8,19 @@ let package = Package(
         .library(name: "RTCStats", targets: ["RTCStats"]),
         .library(name: "Observability", targets: ["Observability"]),
         .library(name: "VideoFrames", targets: ["VideoFrames"]),
+        .library(name: "Connectivity", targets: ["Connectivity"]),
+        .library(name: "ConnectivityProbe", targets: ["ConnectivityProbe"]),
         .executable(name: "callscope", targets: ["callscope"]),
     ],
     targets: [
         .target(name: "RTCStats"),
         .target(name: "Observability", dependencies: ["RTCStats"]),
         .target(name: "VideoFrames"),
-        .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability", "VideoFrames"]),
+        // Discoverability: the portable part (crypto, STUN codec, state machine; no I/O, no clock)
+        // and the platform part (POSIX sockets, the clock) that runs the probes.
+        .target(name: "Connectivity"),
+        .target(name: "ConnectivityProbe", dependencies: ["Connectivity"]),
+        .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability", "VideoFrames", "Connectivity", "ConnectivityProbe"]),
         .target(
             name: "CallScopeTestSupport",
             dependencies: ["RTCStats", "Observability"],
@@ -30,6 +36,7 @@ let package = Package(
             dependencies: ["Observability", "RTCStats", "CallScopeTestSupport"]
         ),
         .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "RTCStats", "CallScopeTestSupport"]),
+        .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "ConnectivityProbe", "CallScopeTestSupport"]),
     ]
 )
 

@@ -39,6 +39,15 @@ enum Usage {
           with cached ("hot") and streaming frames; libyuv also restricted to its 128-bit code,
           the vector width our kernels are compiled for.
 
+      callscope discover --stun HOST:PORT [--turn HOST:PORT --user U --password P]
+                         [--watch SECONDS [--interval S] [--confirmations N]] [--format text|ndjson]
+          Can others reach this machine? A STUN binding over UDP answered → udp; otherwise a TURN
+          allocation over TCP granted (long-term credentials, freed at once) → tcp; otherwise
+          offline. Prints the level and each probe's outcome and time in ms; exit status 0 for
+          udp or tcp, 1 for offline. --watch re-evaluates for SECONDS (every --interval seconds,
+          default 30; a worse level only after --confirmations consecutive rounds, default 2)
+          and prints each change with its time since the start.
+
       callscope help
           This text.
     """
