@@ -10,7 +10,8 @@ export PATH="/opt/swift/usr/bin:$PATH"
 
 # libyuv: the reference the frame-conversion tests compare against.
 # chromium, chromium-driver, janus, iptables, iproute2: the real-call rig of the last step.
-packages=(libyuv-dev chromium chromium-driver janus iptables iproute2 python3)
+# coturn: the real STUN/TURN server `callscope discover` is tested against.
+packages=(libyuv-dev chromium chromium-driver janus iptables iproute2 python3 coturn)
 missing=()
 for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
@@ -33,5 +34,8 @@ frames_out="$(mktemp)"
 swift run callscope frames convert Recordings/frames/astronaut-vp8-240x135.y4m.gz --to bgra -o "$frames_out"
 test "$(stat -c %s "$frames_out")" -eq $((4 * 240 * 135 * 4))    # 4 frames of 240x135 BGRA
 rm -f "$frames_out"
+# Discoverability against a real coturn, UDP then everything dropped by iptables in a network
+# namespace of its own, and hostile STUN servers (~35 s; see Rig/discover_real.py).
+python3 Rig/discover_real.py
 # A real call through the rig: the engine must see a publisher uplink cap (see Rig/README.md).
 bash Rig/ci_smoke.sh
