@@ -18,7 +18,10 @@ and runs `callscope discover` inside the namespace:
 6. `--watch` (interval 1 s): block UDP, then everything, then nothing; the time from each
    iptables change to the line reporting the new level is measured and checked against the
    bound the probe timings give (see BOUNDS), N cycles;
-7. hostile UDP servers on 127.0.0.1 (root namespace): a liar that sends junk, a response for
+7. network change: with a 60 s interval, UDP and TCP dropped and then an address added to the
+   namespace's interface -> offline within two rounds (the watcher polls the interface
+   addresses); unblocked and the address removed -> udp at once;
+8. hostile UDP servers on 127.0.0.1 (root namespace): a liar that sends junk, a response for
    another transaction id, one with a broken FINGERPRINT and a request before the real answer
    (-> udp with 4 ignored and counted), and a silent one whose arrival times show the RTO
    backoff (3 sends at 0, 0.5, 1.5 s, then offline at 2.5 s).
@@ -273,25 +276,27 @@ def check_coturn_freed(rig: Run, granted: int) -> None:
     expect(deleted >= granted, f"coturn deleted {deleted} sessions for {granted} granted allocations")
 
 
-def watch_cycles(rig: Run, cycles: int, results: dict) -> None:
-    seconds = 20 + cycles * 35
-    args = ["ip", "netns", "exec", rig.ns] + rig.discover_args() + ["--watch", str(seconds), "--interval", str(INTERVAL)]
-    rig.block(False, False)
-    rig.watch = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
-    lines: queue.Queue = queue.Queue()
+class Watch:
+    """`callscope discover --watch` in the client's namespace; its ndjson lines with arrival times."""
 
-    def reader(stream):
+    def __init__(self, rig: Run, seconds: float, interval: float):
+        args = ["ip", "netns", "exec", rig.ns] + rig.discover_args() + ["--watch", str(seconds), "--interval", str(interval)]
+        self.rig = rig
+        rig.watch = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+        self.lines: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, args=(rig.watch.stdout,), daemon=True).start()
+
+    def _read(self, stream) -> None:
         for line in stream:
-            lines.put((time.monotonic(), line))
-        lines.put((time.monotonic(), None))
+            self.lines.put((time.monotonic(), line))
+        self.lines.put((time.monotonic(), None))
 
-    threading.Thread(target=reader, args=(rig.watch.stdout,), daemon=True).start()
-
-    def wait_for(status: str, since: float, limit: float) -> float:
+    def wait_for(self, status: str, since: float, limit: float) -> float:
+        """Seconds from `since` to the line reporting `status` (other levels on the way are logged)."""
         while True:
             remaining = since + limit + 5 - time.monotonic()
             try:
-                arrived, line = lines.get(timeout=max(0.01, remaining))
+                arrived, line = self.lines.get(timeout=max(0.01, remaining))
             except queue.Empty:
                 raise Failure(f"watch: no '{status}' within {limit + 5:.1f} s")
             if line is None:
@@ -301,6 +306,16 @@ def watch_cycles(rig: Run, cycles: int, results: dict) -> None:
             if report["status"] == status:
                 return arrived - since
 
+    def stop(self) -> None:
+        os.killpg(self.rig.watch.pid, signal.SIGTERM)
+        self.rig.watch.wait(timeout=5)
+        self.rig.watch = None
+
+
+def watch_cycles(rig: Run, cycles: int, results: dict) -> None:
+    rig.block(False, False)
+    watch = Watch(rig, 20 + cycles * 35, INTERVAL)
+    wait_for = watch.wait_for
     wait_for("udp", time.monotonic(), 10)
     measured = {key: [] for key in BOUNDS}
     for cycle in range(cycles):
@@ -314,9 +329,36 @@ def watch_cycles(rig: Run, cycles: int, results: dict) -> None:
             expect(delay <= BOUNDS[key], f"{key} took {delay:.2f} s, bound {BOUNDS[key]:.1f} s")
             measured[key].append(round(delay, 2))
     results["watch"] = {key: {"seconds": values, "max": max(values), "bound": BOUNDS[key]} for key, values in measured.items()}
-    os.killpg(rig.watch.pid, signal.SIGTERM)
-    rig.watch.wait(timeout=5)
-    rig.watch = None
+    watch.stop()
+
+
+def network_change(rig: Run, results: dict) -> None:
+    """With a 60 s interval, only a network change can explain a prompt re-evaluation: block
+    everything, then add an address to the namespace's interface (the watcher sees its interface
+    addresses change) -> offline within two offline rounds; unblock and remove it -> udp at once."""
+    rig.block(False, False)
+    watch = Watch(rig, 90, 60)
+    watch.wait_for("udp", time.monotonic(), 10)
+    nsx = ["ip", "netns", "exec", rig.ns]
+    extra = rig.ns_ip.rsplit(".", 1)[0] + ".3/24"
+    time.sleep(1)
+    rig.block(True, True)
+    time.sleep(1)
+    changed = time.monotonic()
+    run(nsx + ["ip", "addr", "add", extra, "dev", rig.veth_ns[:15]])
+    bound = 0.25 + 2 * (UDP_GIVE_UP + TCP_TIMEOUT) + SLACK
+    offline = watch.wait_for("offline", changed, bound)
+    log(f"network change (address added) -> offline in {offline:.2f} s (bound {bound:.1f} s; the 60 s timer alone would take up to 60 s)")
+    expect(offline <= bound, f"network change: offline after {offline:.2f} s, bound {bound:.1f} s")
+    rig.block(False, False)
+    changed = time.monotonic()
+    run(nsx + ["ip", "addr", "del", extra, "dev", rig.veth_ns[:15]])
+    bound_up = 0.25 + SLACK
+    back = watch.wait_for("udp", changed, bound_up)
+    log(f"network change (address removed, unblocked) -> udp in {back:.2f} s (bound {bound_up:.1f} s)")
+    expect(back <= bound_up, f"network change: udp after {back:.2f} s, bound {bound_up:.1f} s")
+    results["network_change"] = {"offline_s": round(offline, 2), "udp_s": round(back, 2)}
+    watch.stop()
 
 
 # ---- hostile servers (root namespace, loopback)
@@ -423,6 +465,7 @@ def main() -> int:
         one_shot_cases(rig, results)
         check_coturn_freed(rig, granted=1)
         watch_cycles(rig, a.cycles, results)
+        network_change(rig, results)
         hostile_cases(rig, results)
         results["took_s"] = round(time.monotonic() - started, 1)
         if a.json:

@@ -8,7 +8,9 @@ import Musl
 import Connectivity
 
 /// Drives ``DiscoverabilityStateMachine`` with real probes and the continuous clock, on the
-/// calling thread: runs each probe it asks for, sleeps until its timer.
+/// calling thread: runs each probe it asks for, sleeps until its timer, and between rounds
+/// checks the interface addresses every 250 ms: a change is a network change (a new round at
+/// once).
 public struct DiscoverabilityWatcher: Sendable {
     /// The probes.
     public let prober: DiscoverabilityProber
@@ -42,6 +44,7 @@ public struct DiscoverabilityWatcher: Sendable {
         var machine = DiscoverabilityStateMachine(configuration: machineConfiguration)
         var pending = machine.receive(.start, now: .zero)[...]
         var timer: Duration?
+        var addresses = InterfaceAddresses.current()
         while true {
             while let action = pending.popFirst() {
                 switch action {
@@ -56,9 +59,18 @@ public struct DiscoverabilityWatcher: Sendable {
                 }
             }
             guard let deadline = timer, deadline < duration else { return }
+            // Sleep until the timer in slices, watching the interface addresses.
+            var networkChanged = false
+            while !networkChanged, start.duration(to: clock.now) < deadline {
+                Self.sleep(min(.milliseconds(250), deadline - start.duration(to: clock.now)))
+                let now = InterfaceAddresses.current()
+                if now != addresses {
+                    addresses = now
+                    networkChanged = true
+                }
+            }
             timer = nil
-            Self.sleep(deadline - start.duration(to: clock.now))
-            pending += machine.receive(.timerFired, now: start.duration(to: clock.now))
+            pending += machine.receive(networkChanged ? .networkChanged : .timerFired, now: start.duration(to: clock.now))
         }
     }
 
