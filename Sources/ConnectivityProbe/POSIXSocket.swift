@@ -6,9 +6,13 @@ import Darwin
 import Musl
 #endif
 
-#if canImport(Glibc) || canImport(Musl)
-private let datagramType = Int32(SOCK_DGRAM.rawValue)
+#if canImport(Glibc)
+private let datagramType = Int32(SOCK_DGRAM.rawValue)   // Glibc imports the socket types as an enum
 private let streamType = Int32(SOCK_STREAM.rawValue)
+private let sendFlags = Int32(MSG_NOSIGNAL)             // a closed TCP peer must not raise SIGPIPE
+#elseif canImport(Musl)
+private let datagramType = SOCK_DGRAM
+private let streamType = SOCK_STREAM
 private let sendFlags = Int32(MSG_NOSIGNAL)
 #else
 private let datagramType = SOCK_DGRAM

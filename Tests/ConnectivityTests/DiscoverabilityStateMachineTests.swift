@@ -46,7 +46,7 @@ import Testing
                 probesRun.append(probe)
                 now += .milliseconds(probe == .udpBinding && level != .udp ? 2500 : 1)
                 handle(machine.receive(.probeFinished(round: round, result(probe, level >= probe.provenStatus)), now: now))
-                if pendingProbe?.0 == .udpBinding { break }             // the next round started at once
+                if let next = pendingProbe, next.1 != round { break }  // the next round started at once
             }
         }
     }
@@ -60,8 +60,12 @@ import Testing
         ([.udp, .offline, .udp, .offline, .udp], [.udp]),    // nor are lost rounds that are not consecutive
         ([.udp, .offline, .offline], [.udp, .offline]),
         ([.udp, .tcp, .tcp], [.udp, .tcp]),
-        ([.udp, .tcp, .offline], [.udp, .tcp]),              // the best level the confirming rounds saw
-        ([.udp, .offline, .tcp], [.udp, .tcp]),
+        ([.udp, .tcp, .offline], [.udp, .tcp]),              // the first worse round's level, once confirmed
+        ([.udp, .offline, .tcp], [.udp, .offline]),          // the confirming round re-checks UDP only
+        ([.udp, .offline, .tcp, .tcp], [.udp, .offline, .tcp]),   // the next full round corrects it
+        ([.tcp, .offline, .offline], [.tcp, .offline]),
+        ([.tcp, .offline, .tcp], [.tcp]),                    // confirming from tcp re-checks TCP: it answers
+        ([.tcp, .offline, .udp], [.tcp]),
         ([.offline, .tcp], [.offline, .tcp]),                // better: at once
         ([.tcp, .udp], [.tcp, .udp]),
         ([.offline, .udp], [.offline, .udp]),
@@ -73,6 +77,19 @@ import Testing
         for level in rounds { driver.round(level) }
         #expect(driver.changes == changes)
         #expect(driver.machine.status == changes.last)
+    }
+
+    /// A confirming round runs only the current level's probe: one timeout, not two.
+    @Test(arguments: [
+        (SelfConnectionStatus.udp, SelfConnectionStatus.offline, [DiscoverabilityProbe.udpBinding, .udpBinding, .tcpAllocation, .udpBinding]),
+        (.udp, .tcp, [.udpBinding, .udpBinding, .tcpAllocation, .udpBinding]),
+        (.tcp, .offline, [.udpBinding, .tcpAllocation, .udpBinding, .tcpAllocation, .tcpAllocation]),
+    ])
+    func confirmingRoundsRecheckOnlyTheCurrentLevel(from: SelfConnectionStatus, to: SelfConnectionStatus, probes: [DiscoverabilityProbe]) {
+        var driver = Driver(Machine.Configuration(tcpRelayConfigured: true))
+        for level in [from, to, to] { driver.round(level) }
+        #expect(driver.changes == [from, to])
+        #expect(driver.probesRun == probes)
     }
 
     @Test func confirmationRoundsIsConfigurable() {
@@ -124,6 +141,9 @@ import Testing
         // The worse round after the change still needs confirming.
         #expect(machine.receive(.probeFinished(round: 3, Self.result(.udpBinding, false)), now: .seconds(35)) == [.runProbe(.tcpAllocation, round: 3)])
         #expect(machine.receive(.probeFinished(round: 3, Self.result(.tcpAllocation, false)), now: .seconds(36)) == [.runProbe(.udpBinding, round: 4)])
+        // The confirming round re-checks UDP only: its failure confirms offline.
+        #expect(machine.receive(.probeFinished(round: 4, Self.result(.udpBinding, false)), now: .seconds(39)).first
+            == .statusChanged(.offline, DiscoverabilityEvidence(results: [Self.result(.udpBinding, false), Self.result(.tcpAllocation, false), Self.result(.udpBinding, false)], rounds: 2)))
     }
 
     @Test func networkChangeVoidsAPendingConfirmation() {
@@ -155,19 +175,21 @@ import Testing
         #expect(machine.receive(.timerFired, now: .seconds(34)) == [.runProbe(.udpBinding, round: 3)])
         let failed = Self.result(.udpBinding, false)
         #expect(machine.receive(.probeFinished(round: 3, failed), now: .seconds(37)) == [
-            .statusChanged(.offline, DiscoverabilityEvidence(results: [failed], rounds: 2)), .scheduleRound(at: .seconds(67)),
+            .statusChanged(.offline, DiscoverabilityEvidence(results: [failed, failed], rounds: 2)), .scheduleRound(at: .seconds(67)),
         ])
     }
 
-    @Test func evidenceOfADowngradeIsTheRoundThatShowedTheAdoptedLevel() {
+    @Test func evidenceOfADowngradeIsTheWorseRoundAndItsConfirmation() {
         var machine = Machine(configuration: Machine.Configuration(tcpRelayConfigured: true))
         _ = machine.receive(.start, now: .zero)
         _ = machine.receive(.probeFinished(round: 1, Self.result(.udpBinding, true)), now: .zero)
         _ = machine.receive(.timerFired, now: .seconds(30))
         _ = machine.receive(.probeFinished(round: 2, Self.result(.udpBinding, false)), now: .seconds(33))
-        _ = machine.receive(.probeFinished(round: 2, Self.result(.tcpAllocation, true)), now: .seconds(33))        // tcp
-        _ = machine.receive(.probeFinished(round: 3, Self.result(.udpBinding, false)), now: .seconds(36))
-        let actions = machine.receive(.probeFinished(round: 3, Self.result(.tcpAllocation, false)), now: .seconds(38))   // offline
-        #expect(actions.first == .statusChanged(.tcp, DiscoverabilityEvidence(results: [Self.result(.udpBinding, false), Self.result(.tcpAllocation, true)], rounds: 2)))
+        #expect(machine.receive(.probeFinished(round: 2, Self.result(.tcpAllocation, true)), now: .seconds(33)) == [.runProbe(.udpBinding, round: 3)])
+        let actions = machine.receive(.probeFinished(round: 3, Self.result(.udpBinding, false)), now: .seconds(36))
+        #expect(actions == [
+            .statusChanged(.tcp, DiscoverabilityEvidence(results: [Self.result(.udpBinding, false), Self.result(.tcpAllocation, true), Self.result(.udpBinding, false)], rounds: 2)),
+            .scheduleRound(at: .seconds(66)),
+        ])
     }
 }

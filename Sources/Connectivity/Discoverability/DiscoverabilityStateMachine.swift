@@ -7,8 +7,11 @@
 /// - The first round's level is adopted as it is.
 /// - A better level is adopted at once (an answer is proof).
 /// - A worse level only after ``Configuration/confirmationRounds`` consecutive worse rounds
-///   (one lost probe is not `offline`); the confirming rounds follow after
-///   ``Configuration/confirmationDelay``, and the best level they saw is adopted.
+///   (one lost probe is not `offline`). The confirming rounds follow after
+///   ``Configuration/confirmationDelay`` and re-check only the current level's probe (the UDP
+///   binding when `udp`, the TCP allocation when `tcp`): if it fails again, the level the first
+///   worse round measured is adopted. So confirming costs one probe timeout, not two, and a later
+///   full round corrects a level that improved meanwhile.
 /// - Rounds repeat every ``Configuration/reevaluationInterval``; a network change abandons the
 ///   running round (its late results are ignored and counted) and starts a new one at once.
 /// - ``Action/statusChanged(_:_:)`` only when the status changes.
@@ -65,10 +68,11 @@ public struct DiscoverabilityStateMachine: Sendable {
     public private(set) var spuriousTimersIgnored = 0
 
     private var round = 0
-    private var running: (probe: DiscoverabilityProbe, results: [DiscoverabilityProbeResult])?
+    private var running: (confirming: Bool, probe: DiscoverabilityProbe, results: [DiscoverabilityProbeResult])?
     private var timerDeadline: Duration?
     private var worseRounds = 0
     private var bestWorse: (level: SelfConnectionStatus, results: [DiscoverabilityProbeResult])?
+    private var confirmationEvidence: [DiscoverabilityProbeResult] = []
     private var started = false
 
     /// Creates a machine; nothing happens before ``Input/start``.
@@ -85,8 +89,7 @@ public struct DiscoverabilityStateMachine: Sendable {
             return startRound()
         case .networkChanged:
             guard started else { return [] }
-            worseRounds = 0                               // evidence from the old network is void
-            bestWorse = nil
+            resetWorse()                                  // evidence from the old network is void
             return startRound()
         case .timerFired:
             guard running == nil, let deadline = timerDeadline, now >= deadline else {
@@ -94,54 +97,76 @@ public struct DiscoverabilityStateMachine: Sendable {
                 return []
             }
             timerDeadline = nil
-            return startRound()
+            return startRound(confirming: worseRounds > 0)
         case .probeFinished(let resultRound, let result):
             guard resultRound == round, let current = running, current.probe == result.probe else {
                 staleResultsIgnored += 1
                 return []
             }
             let results = current.results + [result]
-            if !result.succeeded, result.probe == .udpBinding, configuration.tcpRelayConfigured {
-                running = (.tcpAllocation, results)
+            if !current.confirming, !result.succeeded, result.probe == .udpBinding, configuration.tcpRelayConfigured {
+                running = (false, .tcpAllocation, results)
                 return [.runProbe(.tcpAllocation, round: round)]
             }
             running = nil
+            if current.confirming, !result.succeeded {
+                return confirmWorse(results: results, now: now)
+            }
             let level = result.succeeded ? result.probe.provenStatus : .offline
             return finishRound(level: level, results: results, now: now)
         }
     }
 
-    private mutating func startRound() -> [Action] {
+    private mutating func startRound(confirming: Bool = false) -> [Action] {
         round += 1
         timerDeadline = nil
-        running = (.udpBinding, [])
-        return [.runProbe(.udpBinding, round: round)]
+        let probe: DiscoverabilityProbe = confirming && status == .tcp ? .tcpAllocation : .udpBinding
+        running = (confirming, probe, [])
+        return [.runProbe(probe, round: round)]
+    }
+
+    private mutating func resetWorse() {
+        worseRounds = 0
+        bestWorse = nil
+        confirmationEvidence = []
+    }
+
+    /// The current level's probe failed again in a confirming round.
+    private mutating func confirmWorse(results: [DiscoverabilityProbeResult], now: Duration) -> [Action] {
+        worseRounds += 1
+        confirmationEvidence += results
+        guard worseRounds >= configuration.confirmationRounds else { return nextConfirmation(now: now) }
+        let adopted = bestWorse ?? (.offline, [])
+        let evidence = DiscoverabilityEvidence(results: adopted.results + confirmationEvidence, rounds: worseRounds)
+        status = adopted.level
+        resetWorse()
+        return [.statusChanged(adopted.level, evidence), schedule(at: now + configuration.reevaluationInterval)]
+    }
+
+    private mutating func nextConfirmation(now: Duration) -> [Action] {
+        if configuration.confirmationDelay == .zero { return startRound(confirming: true) }
+        return [schedule(at: now + configuration.confirmationDelay)]
     }
 
     private mutating func finishRound(level: SelfConnectionStatus, results: [DiscoverabilityProbeResult], now: Duration) -> [Action] {
         guard let current = status, level <= current else {
             status = level                                // first status, or better: at once
-            worseRounds = 0
-            bestWorse = nil
+            resetWorse()
             return [.statusChanged(level, DiscoverabilityEvidence(results: results, rounds: 1)), schedule(at: now + configuration.reevaluationInterval)]
         }
         guard level < current else {
-            worseRounds = 0
-            bestWorse = nil
+            resetWorse()                                  // the current level answered again
             return [schedule(at: now + configuration.reevaluationInterval)]
         }
-        worseRounds += 1
-        if bestWorse.map({ level > $0.level }) ?? true { bestWorse = (level, results) }
-        guard worseRounds >= configuration.confirmationRounds else {
-            if configuration.confirmationDelay == .zero { return startRound() }
-            return [schedule(at: now + configuration.confirmationDelay)]
-        }
-        let adopted = bestWorse ?? (level, results)
-        let rounds = worseRounds
-        status = adopted.level
-        worseRounds = 0
-        bestWorse = nil
-        return [.statusChanged(adopted.level, DiscoverabilityEvidence(results: adopted.results, rounds: rounds)), schedule(at: now + configuration.reevaluationInterval)]
+        // A full round measured a worse level: the first worse round (a confirming round does
+        // not get here), or one after a network change.
+        worseRounds = 1
+        bestWorse = (level, results)
+        confirmationEvidence = []
+        guard worseRounds >= configuration.confirmationRounds else { return nextConfirmation(now: now) }
+        status = level
+        resetWorse()
+        return [.statusChanged(level, DiscoverabilityEvidence(results: results, rounds: 1)), schedule(at: now + configuration.reevaluationInterval)]
     }
 
     private mutating func schedule(at deadline: Duration) -> Action {
