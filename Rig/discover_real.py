@@ -108,6 +108,32 @@ def remove_stale_namespaces() -> None:
                 run(["ip", "netns", "del", name], check=False)
 
 
+def remove_stale_runs() -> None:
+    """Run directories of runners that were killed (SIGKILL leaves no chance to clean up): stop
+    their coturn (pid from its pidfile, checked against its command line) and delete them."""
+    for name in os.listdir(tempfile.gettempdir()):
+        run_dir = os.path.join(tempfile.gettempdir(), name)
+        if not name.startswith("callscope-discover-") or not os.path.isdir(run_dir):
+            continue
+        try:
+            with open(os.path.join(run_dir, "runner.pid")) as f:
+                runner = int(f.read().strip())
+        except (OSError, ValueError):
+            continue
+        if pid_alive(runner):
+            continue
+        try:
+            with open(os.path.join(run_dir, "turnserver.pid")) as f:
+                turn_pid = int(f.read().strip())
+            with open(f"/proc/{turn_pid}/cmdline", "rb") as f:
+                if run_dir.encode() in f.read():
+                    log(f"stopping stale coturn {turn_pid}")
+                    os.kill(turn_pid, signal.SIGKILL)
+        except (OSError, ValueError):
+            pass
+        shutil.rmtree(run_dir, ignore_errors=True)
+
+
 def free_port(ip: str) -> int:
     """A port free for both UDP and TCP on ip (coturn listens on both)."""
     for _ in range(50):
@@ -140,6 +166,9 @@ class Run:
     # ---- set-up and clean-up
     def setup(self) -> None:
         remove_stale_namespaces()
+        remove_stale_runs()
+        with open(os.path.join(self.run_dir, "runner.pid"), "w") as f:
+            f.write(str(self.pid))
         run(["ip", "netns", "add", self.ns])
         self.ns_made = True
         run(["ip", "link", "add", self.veth_host[:15], "type", "veth", "peer", "name", self.veth_ns[:15]])
