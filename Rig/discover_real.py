@@ -25,12 +25,16 @@ and runs `callscope discover` inside the namespace:
 8. hostile UDP servers on 127.0.0.1 (root namespace): a liar that sends junk, a response for
    another transaction id, one with a broken FINGERPRINT and a request before the real answer
    (-> udp with 4 ignored and counted), and a silent one whose arrival times show the RTO
-   backoff (3 sends at 0, 0.5, 1.5 s, then offline at 2.5 s).
+   backoff (3 sends at 0, 0.5, 1.5 s, then offline at 2.5 s); and a TURN server over TCP that
+   checks our MESSAGE-INTEGRITY with Python's hmac/hashlib and answers each authenticated
+   request first with a success signed under a wrong key (-> tcp, 2 ignored and counted).
 Every path (success, failure, SIGINT/SIGTERM/SIGHUP) stops coturn and the watcher by pid,
 deletes the namespace (and with it its veth peer and iptables rules) and the run directory.
 Prints "PASS: ..." or "FAIL: ..." last; exit 0 only on PASS.
 """
 import argparse
+import hashlib
+import hmac
 import json
 import os
 import queue
@@ -447,7 +451,97 @@ def hostile_server(mode: str, arrivals: list, ready: threading.Event, stop: thre
             s.sendto(stun_message(0x0101, tid, xor_mapped(peer, tid)), peer)
 
 
+def stun_attr(attr_type: int, value: bytes) -> bytes:
+    return struct.pack("!HH", attr_type, len(value)) + value + b"\0" * (-len(value) % 4)
+
+
+def stun_signed(msg_type: int, tid: bytes, attrs: bytes, key: bytes) -> bytes:
+    """With MESSAGE-INTEGRITY (HMAC-SHA1 from Python's hmac, length covering it) and FINGERPRINT."""
+    header = struct.pack("!HHI", msg_type, len(attrs) + 24, 0x2112A442) + tid
+    mac = hmac.new(key, header + attrs, hashlib.sha1).digest()
+    body = header[:2] + struct.pack("!H", len(attrs) + 24 + 8) + header[4:] + attrs + stun_attr(0x0008, mac)
+    return body + struct.pack("!HHI", 0x8028, 4, (zlib.crc32(body) ^ 0x5354554E) & 0xFFFFFFFF)
+
+
+def stun_parse(data: bytes) -> tuple:
+    """(type, tid, {attr type: value}, offset of MESSAGE-INTEGRITY or None)."""
+    msg_type, length = struct.unpack("!HH", data[:4])
+    attrs, offset, integrity = {}, 20, None
+    while offset + 4 <= 20 + length:
+        attr_type, size = struct.unpack("!HH", data[offset:offset + 4])
+        if attr_type == 0x0008:
+            integrity = offset
+        attrs.setdefault(attr_type, data[offset + 4:offset + 4 + size])
+        offset += 4 + size + (-size % 4)
+    return msg_type, data[8:20], attrs, integrity
+
+
+def client_integrity_ok(data: bytes, integrity: int, key: bytes) -> bool:
+    covered = data[:2] + struct.pack("!H", integrity + 24 - 20) + data[4:integrity]
+    return hmac.compare_digest(hmac.new(key, covered, hashlib.sha1).digest(), data[integrity + 4:integrity + 24])
+
+
+def hostile_turn_server(sock: socket.socket, seen: dict) -> None:
+    """One TCP connection: 401 + REALM + NONCE; then checks the client's MESSAGE-INTEGRITY under
+    MD5(user:realm:password) itself, answers a success signed with a wrong key first (must be
+    ignored) and then the real one; Refresh the same way (LIFETIME 0 checked)."""
+    key = hashlib.md5(f"{USER}:{REALM}:{PASSWORD}".encode()).digest()
+    wrong = hashlib.md5(f"{USER}:{REALM}:not-it".encode()).digest()
+    conn, _ = sock.accept()
+    conn.settimeout(5)
+    buffer = b""
+    with conn:
+        while True:
+            while len(buffer) < 20 or len(buffer) < 20 + struct.unpack("!H", buffer[2:4])[0]:
+                chunk = conn.recv(4096)
+                if not chunk:
+                    return
+                buffer += chunk
+            size = 20 + struct.unpack("!H", buffer[2:4])[0]
+            data, buffer = buffer[:size], buffer[size:]
+            msg_type, tid, attrs, integrity = stun_parse(data)
+            method = msg_type & 0x3EEF
+            if integrity is None:
+                seen["unauthenticated"] = seen.get("unauthenticated", 0) + 1
+                reply = stun_attr(0x0009, b"\0\0\x04\x01Unauthorized") + stun_attr(0x0014, REALM.encode()) + stun_attr(0x0015, b"n0nce")
+                conn.sendall(stun_message(0x0110 | method, tid, reply))
+                continue
+            ok = client_integrity_ok(data, integrity, key) and attrs.get(0x0006) == USER.encode() \
+                and attrs.get(0x0014) == REALM.encode() and attrs.get(0x0015) == b"n0nce"
+            seen.setdefault("client_integrity_ok", []).append(ok)
+            if method == 0x0004:
+                seen["refresh_lifetime"] = struct.unpack("!I", attrs.get(0x000D, b"\xff\xff\xff\xff"))[0]
+            success = 0x0100 | method
+            relayed = xor_mapped(("127.0.0.1", 50000), tid).replace(b"\x00\x20", b"\x00\x16", 1) if method == 0x0003 else b""
+            conn.sendall(stun_signed(success, tid, relayed, wrong) + stun_signed(success, tid, relayed, key))
+
+
+def hostile_turn_case(results: dict, cli: str) -> None:
+    seen: dict = {}
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock, socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as closed:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(1)
+        closed.bind(("127.0.0.1", 0))
+        udp_port = closed.getsockname()[1]
+        closed.close()                                   # nothing listens: ICMP port unreachable at once
+        thread = threading.Thread(target=hostile_turn_server, args=(sock, seen), daemon=True)
+        thread.start()
+        r = run([cli, "discover", "--stun", f"127.0.0.1:{udp_port}", "--turn", f"127.0.0.1:{sock.getsockname()[1]}",
+                 "--user", USER, "--password", PASSWORD, "--format", "ndjson"], check=False, timeout=30)
+        thread.join(5)
+    report = json.loads(r.stdout.strip().splitlines()[-1])
+    probe = {p["probe"]: p for p in report["probes"]}.get("tcpAllocation", {})
+    log(f"hostile TURN: {report['status']} (exit {r.returncode}), ignored {probe.get('ignored')}: {probe.get('detail')}; server saw {seen}")
+    expect(report["status"] == "tcp" and r.returncode == 0, "hostile TURN: the correctly signed success must count")
+    expect(probe.get("ignored") == 2 and "bad message integrity" in probe.get("detail", ""),
+           "hostile TURN: the two successes signed with a wrong key (Allocate, Refresh) must be ignored and counted")
+    expect(seen.get("client_integrity_ok") == [True, True], f"hostile TURN: our MESSAGE-INTEGRITY must check in Python: {seen}")
+    expect(seen.get("refresh_lifetime") == 0, "hostile TURN: Refresh must carry LIFETIME 0")
+    results["hostile"]["turn"] = {"ignored": probe.get("ignored"), "client_integrity_ok": seen.get("client_integrity_ok")}
+
+
 def hostile_cases(rig: Run, results: dict) -> None:
+    hostile_turn_case(results, rig.cli)
     for mode in ("liar", "silent"):
         arrivals, ready, stop, port_box = [], threading.Event(), threading.Event(), []
         thread = threading.Thread(target=hostile_server, args=(mode, arrivals, ready, stop, port_box), daemon=True)
