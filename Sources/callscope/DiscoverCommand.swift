@@ -80,7 +80,7 @@ struct DiscoverCommand {
     private func report(_ status: SelfConnectionStatus, _ evidence: DiscoverabilityEvidence, at time: Duration?) {
         switch format {
         case .text:
-            var lines = [(time.map { "\(Self.milliseconds($0)) ms  " } ?? "") + status.rawValue
+            var lines = [(time.map { "+\(Self.seconds($0)) s  " } ?? "") + status.rawValue
                 + (evidence.rounds > 1 ? " (after \(evidence.rounds) rounds agreed)" : "")]
             for result in evidence.results {
                 let elapsed = Self.milliseconds(result.elapsed)
@@ -101,6 +101,11 @@ struct DiscoverCommand {
     /// Unbuffered, so a watcher reading the pipe sees each change when it happens.
     private func write(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return String(format: "%.2f", Double(seconds) + Double(attoseconds) / 1e18)
     }
 
     private static func milliseconds(_ duration: Duration) -> String {
