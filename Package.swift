@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "Observability", targets: ["Observability"]),
         .library(name: "VideoFrames", targets: ["VideoFrames"]),
         .library(name: "CallScopeReplay", targets: ["CallScopeReplay"]),
+        .library(name: "Connectivity", targets: ["Connectivity"]),
+        .library(name: "ConnectivityProbe", targets: ["ConnectivityProbe"]),
         .executable(name: "callscope", targets: ["callscope"]),
     ],
     targets: [
@@ -16,7 +18,11 @@ let package = Package(
         .target(name: "Observability", dependencies: ["RTCStats"]),
         .target(name: "VideoFrames"),
         .target(name: "CallScopeReplay", dependencies: ["Observability", "RTCStats"]),
-        .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability", "CallScopeReplay", "VideoFrames"]),
+        // Discoverability: the portable part (crypto, STUN codec, state machine; no I/O, no clock)
+        // and the platform part (POSIX sockets, the clock) that runs the probes.
+        .target(name: "Connectivity"),
+        .target(name: "ConnectivityProbe", dependencies: ["Connectivity"]),
+        .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability", "CallScopeReplay", "VideoFrames", "Connectivity", "ConnectivityProbe"]),
         .target(
             name: "CallScopeTestSupport",
             dependencies: ["RTCStats", "Observability"],
@@ -33,6 +39,7 @@ let package = Package(
         ),
         .testTarget(name: "CommandLineTests", dependencies: ["callscope", "RTCStats", "CallScopeTestSupport"]),
         .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "RTCStats", "CallScopeTestSupport"]),
+        .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "ConnectivityProbe", "CallScopeTestSupport"]),
     ]
 )
 

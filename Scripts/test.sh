@@ -10,7 +10,8 @@ export PATH="/opt/swift/usr/bin:$PATH"
 
 # libyuv: the reference the frame-conversion tests compare against.
 # chromium, chromium-driver, janus, iptables, iproute2: the real-call rig of the last step.
-packages=(libyuv-dev chromium chromium-driver janus iptables iproute2 python3)
+# coturn: the real STUN/TURN server `callscope discover` is tested against.
+packages=(libyuv-dev chromium chromium-driver janus iptables iproute2 python3 coturn)
 missing=()
 for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
@@ -42,5 +43,8 @@ for recording in Recordings/*.ndjson.gz; do
     python3 Rig/check_recording.py "$recording" >/dev/null || { echo "test.sh: $recording fails Rig/check_recording.py" >&2; exit 1; }
     if [ -f "${recording%.ndjson.gz}.labels.json" ]; then python3 Rig/labels.py --check "$recording"; fi
 done
+# Discoverability against a real coturn, UDP then everything dropped by iptables in a network
+# namespace of its own, and hostile STUN servers (~35 s; see Rig/discover_real.py).
+python3 Rig/discover_real.py
 # A real call through the rig: the engine must see a publisher uplink cap (see Rig/README.md).
 bash Rig/ci_smoke.sh
