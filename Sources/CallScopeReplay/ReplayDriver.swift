@@ -67,6 +67,9 @@ public struct ReplayDriver: Sendable {
         }
     }
 
+    /// Values out of their physical bounds, dropped so far (see ``PhysicalBounds``).
+    public var droppedValues: DroppedValues { engine.droppedValues }
+
     /// Sender-stats messages `endpoint` accepted and dropped so far.
     public func senderStatsCounts(endpoint: EndpointID) -> SenderStatsCounts {
         engine.senderStatsCounts(endpoint: endpoint)

@@ -17,6 +17,7 @@ public struct CallStatsEngine: Sendable {
 
     private var publishing: PublisherSide
     private var receiving: SubscriberSide
+    private var droppedSamples = DroppedValues()
 
     /// Creates an engine; `sessionModes` names the endpoints whose publishers are relayed
     /// (default: routed).
@@ -32,6 +33,7 @@ public struct CallStatsEngine: Sendable {
     /// bindings a connection's only stream is ``StreamID/sole``, so a replacement connection
     /// continues it; a caller with two connections in parallel must bind each to its stream.
     public mutating func ingest(_ sample: StatsSample, streams: [StreamBinding] = []) -> [StatsCallback] {
+        guard droppedSamples.check(sample.time, PhysicalBounds.time, .sampleTime) != nil else { return [] }
         let endpoint = EndpointID(sample.peer)
         let digest = ReportDigest(sample.report)
         var callbacks: [StatsCallback] = []
@@ -58,5 +60,14 @@ public struct CallStatsEngine: Sendable {
     /// Sender-stats messages `endpoint` accepted and dropped, from `publisher` or (nil) from all.
     public func senderStatsCounts(endpoint: EndpointID, publisher: PublisherID? = nil) -> SenderStatsCounts {
         receiving.senderStatsCounts(endpoint: endpoint, publisher: publisher)
+    }
+
+    /// Values that were out of their physical bounds (``PhysicalBounds``) and so dropped,
+    /// never emitted; counted by kind.
+    public var droppedValues: DroppedValues {
+        var total = publishing.droppedValues
+        total.add(receiving.droppedValues)
+        total.add(droppedSamples)
+        return total
     }
 }

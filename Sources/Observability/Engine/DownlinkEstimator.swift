@@ -15,6 +15,8 @@ struct DownlinkEstimator: Sendable {
     private var lastTime: Double?
     private var lastPair: String?
     private var recentRates: [Double] = []
+    /// Estimates and rates out of their physical bounds, dropped.
+    private(set) var dropped = DroppedValues()
 
     init(window: Int = 10) { self.window = window }
 
@@ -26,7 +28,7 @@ struct DownlinkEstimator: Sendable {
         }
         if let bytesReceived, let lastBytes, let lastTime, bytesReceived >= lastBytes,
            time > lastTime, time - lastTime <= maximumGap,
-           let rate = RateCalculator.bitsPerSecond(bytes: bytesReceived - lastBytes, milliseconds: time - lastTime) {
+           let rate = dropped.check(RateCalculator.bitsPerSecond(bytes: bytesReceived - lastBytes, milliseconds: time - lastTime), PhysicalBounds.estimate, .estimate) {
             recentRates.append(rate)
             if recentRates.count > window { recentRates.removeFirst(recentRates.count - window) }
         }
@@ -43,6 +45,6 @@ struct DownlinkEstimator: Sendable {
             lastPair = pair?.id
         }
         let observed = update(time: pair?.timestamp ?? reportTime ?? 0, bytesReceived: pair?.bytesReceived, maximumGap: maximumGap)
-        return TransportStats(connectionEstimatedBandwidth: pair?.availableIncomingBitrate ?? observed)
+        return TransportStats(connectionEstimatedBandwidth: dropped.check(pair?.availableIncomingBitrate, PhysicalBounds.estimate, .estimate) ?? observed)
     }
 }

@@ -61,6 +61,8 @@ struct PublisherLinkTracker: Sendable {
     private(set) var uplinkRoundTrip: Double?
     /// The demand the uplink headroom is measured against, bps.
     private(set) var maxAllocatedBitrate: Double = 0
+    /// Values out of their physical bounds, dropped.
+    private(set) var dropped = DroppedValues()
 
     /// What one peer connection's previous report said, per entry id.
     private struct ConnectionMemory: Sendable {
@@ -138,7 +140,7 @@ struct PublisherLinkTracker: Sendable {
             memory.resolutionChanges = entry.qualityLimitationResolutionChanges
             let remote = digest.remoteInbound[position]
             if entry.active != false, let target = entry.value(.targetBitrate)?.number, target.isFinite, target > 0 { targetTotal += target }
-            if let rtt = remote?.roundTripTime, rtt.isFinite, rtt >= 0 { roundTrip = max(roundTrip ?? 0, rtt * 1000) }
+            if let rtt = dropped.check(remote?.roundTripTime.map { $0 * 1000 }, PhysicalBounds.delay, .delay) { roundTrip = max(roundTrip ?? 0, rtt) }
             switch entry.mediaKind {
             case .video?:
                 hasVideo = true
@@ -162,11 +164,13 @@ struct PublisherLinkTracker: Sendable {
                 let counted = (entry.bytesSent ?? 0) > 0 && (previous.bytes == nil || (entry.bytesSent ?? 0) < (previous.bytes ?? 0))
                 let isSending = entry.active != false && ((payload ?? 0) > 0 || counted)
                 guard isSending else { continue }
-                let bitrate = RateCalculator.bitsPerSecond(bytes: payload, milliseconds: elapsed)
-                let headerRate = entry.headerBytesSent == nil ? 0 : RateCalculator.bitsPerSecond(bytes: headerIncrease, milliseconds: elapsed)
+                let bitrate = dropped.check(RateCalculator.bitsPerSecond(bytes: payload, milliseconds: elapsed), PhysicalBounds.bitrate, .bitrate)
+                let headerRate = entry.headerBytesSent == nil ? 0 : dropped.check(RateCalculator.bitsPerSecond(bytes: headerIncrease, milliseconds: elapsed), PhysicalBounds.bitrate, .bitrate)
+                let frameRate = dropped.check(entry.framesPerSecond, PhysicalBounds.frameRate, .frameRate)
+                    ?? dropped.check(RateCalculator.perSecond(frames, milliseconds: elapsed), PhysicalBounds.frameRate, .frameRate)
                 let stats = PublisherVideoLayerStats(
                     width: (entry.frameWidth ?? 0).pixels, height: (entry.frameHeight ?? 0).pixels,
-                    encodedFrameRate: entry.framesPerSecond ?? RateCalculator.perSecond(frames, milliseconds: elapsed) ?? 0,
+                    encodedFrameRate: frameRate ?? 0,
                     bitrate: bitrate ?? 0,
                     totalBitrate: bitrate.map { $0 + (headerRate ?? 0) } ?? 0,
                     scalabilityMode: entry.scalabilityMode,
@@ -213,8 +217,9 @@ struct PublisherLinkTracker: Sendable {
             orderedLayers.append(stats)
         }
 
-        let estimate = digest.selectedPair?.availableOutgoingBitrate
-        let conditionChange = scoreUplink(estimate: estimate, targetTotal: targetTotal, roundTrip: roundTrip ?? digest.selectedPair?.currentRoundTripTime.map { $0 * 1000 },
+        let estimate = dropped.check(digest.selectedPair?.availableOutgoingBitrate, PhysicalBounds.estimate, .estimate)
+        let pairRoundTrip = dropped.check(digest.selectedPair?.currentRoundTripTime.map { $0 * 1000 }, PhysicalBounds.delay, .delay)
+        let conditionChange = scoreUplink(estimate: estimate, targetTotal: targetTotal, roundTrip: roundTrip ?? pairRoundTrip,
                                            bandwidthLimited: limitations.contains(.bandwidth), videoOn: !orderedLayers.isEmpty, hasMedia: hasVideo || hasAudio)
         let transport = TransportStats(connectionEstimatedBandwidth: estimate ?? 0, networkCondition: scorer.condition, networkConditionReason: scorer.reason)
         let qualityChanges = hasVideo ? videoQualityChanges(orderedLayers, limitations: limitations) : []

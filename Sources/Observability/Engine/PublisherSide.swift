@@ -58,6 +58,15 @@ struct PublisherSide: Sendable {
         }
     }
 
+    /// Values out of their physical bounds, dropped so far.
+    var droppedValues: DroppedValues {
+        var total = DroppedValues()
+        for publisher in publishers.values {
+            for tracker in publisher.trackers.values { total.add(tracker.dropped) }
+        }
+        return total
+    }
+
     /// The sender-stats message `endpoint`'s publisher sends after its latest report (routed
     /// sessions; each call takes the next sequence number), `nil` before its first report.
     mutating func senderStatsMessage(for endpoint: EndpointID, publisher: PublisherID?) -> SenderStatsMessage? {

@@ -57,6 +57,14 @@ struct SubscriberSide: Sendable {
         }
     }
 
+    /// Values out of their physical bounds, dropped so far.
+    var droppedValues: DroppedValues {
+        var total = DroppedValues()
+        for tracker in streams.values { total.add(tracker.dropped) }
+        for connection in connections.values { total.add(connection.downlink.dropped) }
+        return total
+    }
+
     /// Messages `endpoint` accepted and dropped, from every publisher (`publisher` nil) or one.
     func senderStatsCounts(endpoint: EndpointID, publisher: PublisherID?) -> SenderStatsCounts {
         var counts = SenderStatsCounts()

@@ -61,6 +61,8 @@ struct SubscriberStreamTracker: Sendable {
     private var remote: RemotePublisherView
     private var watcher: SubscriberVideoWatcher
     private var connectionQuality = ConnectionQualityScorer()
+    /// Values out of their physical bounds, dropped.
+    private(set) var dropped = DroppedValues()
 
     /// One receiver's previous values (keyed by connection and entry id).
     private struct ReceiverMemory: Sendable {
@@ -120,8 +122,8 @@ struct SubscriberStreamTracker: Sendable {
         }
 
         // The downlink: demand is what the publisher sends for the layer we receive.
-        let pairRoundTrip = selectedPair?.currentRoundTripTime.map { $0 * 1000 }
-        let jitter = (entries.video?.jitter ?? entries.audio?.jitter).map { $0 * 1000 }
+        let pairRoundTrip = dropped.check(selectedPair?.currentRoundTripTime.map { $0 * 1000 }, PhysicalBounds.delay, .delay)
+        let jitter = dropped.check((entries.video?.jitter ?? entries.audio?.jitter).map { $0 * 1000 }, PhysicalBounds.delay, .delay)
         let demand = video.flatMap { received in
             remoteReading.layers.min { abs($0.height - received.height) < abs($1.height - received.height) }?.bitrate
         }
@@ -147,7 +149,7 @@ struct SubscriberStreamTracker: Sendable {
         var qualityChange: ConnectionQuality?
         if let rtt = pairRoundTrip {
             let totalRoundTrip = rtt + (remoteReading.roundTrip ?? 0)
-            let audioJitter = (entries.audio?.jitter ?? entries.video?.jitter ?? 0) * 1000
+            let audioJitter = dropped.check((entries.audio?.jitter ?? entries.video?.jitter).map { $0 * 1000 }, PhysicalBounds.delay, .delay) ?? 0
             qualityChange = connectionQuality.receive(roundTripMilliseconds: totalRoundTrip, jitterMilliseconds: audioJitter,
                                                       lossPercent: 100 * (downlink.receivedLossFraction ?? 0))
         }
@@ -184,8 +186,10 @@ struct SubscriberStreamTracker: Sendable {
         let framesDecoded = entry.number(.framesDecoded, orFrom: track) ?? entry.number(.framesReceived, orFrom: track)
         let frames = CounterTotal.increase(&memory.frames, to: framesDecoded)
 
-        let bitrate = RateCalculator.bitsPerSecond(bytes: payload, milliseconds: elapsed)
-        let headerRate = entry.headerBytesReceived == nil ? 0 : RateCalculator.bitsPerSecond(bytes: header, milliseconds: elapsed)
+        let bitrate = dropped.check(RateCalculator.bitsPerSecond(bytes: payload, milliseconds: elapsed), PhysicalBounds.bitrate, .bitrate)
+        let headerRate = entry.headerBytesReceived == nil ? 0 : dropped.check(RateCalculator.bitsPerSecond(bytes: header, milliseconds: elapsed), PhysicalBounds.bitrate, .bitrate)
+        let frameRate = dropped.check(entry.framesPerSecond, PhysicalBounds.frameRate, .frameRate)
+            ?? dropped.check(RateCalculator.perSecond(frames, milliseconds: elapsed), PhysicalBounds.frameRate, .frameRate)
 
         // W3C counters when the report has them (seconds → ms); frame-counter fallback otherwise.
         if let freezes = entry.number(.freezeCount, orFrom: track) {
@@ -208,7 +212,7 @@ struct SubscriberStreamTracker: Sendable {
             timestamp: entry.timestamp, startTime: start, senderStats: nil,
             width: (entry.number(.frameWidth, orFrom: track) ?? 0).pixels,
             height: (entry.number(.frameHeight, orFrom: track) ?? 0).pixels,
-            decodedFrameRate: entry.framesPerSecond ?? RateCalculator.perSecond(frames, milliseconds: elapsed) ?? 0,
+            decodedFrameRate: frameRate ?? 0,
             bitrate: bitrate ?? 0,
             totalBitrate: bitrate.map { $0 + (headerRate ?? 0) } ?? 0,
             pauseCount: pauseCount, totalPausesDuration: pausesDuration,
