@@ -8,13 +8,15 @@ let package = Package(
         .library(name: "RTCStats", targets: ["RTCStats"]),
         .library(name: "Observability", targets: ["Observability"]),
         .library(name: "VideoFrames", targets: ["VideoFrames"]),
+        .library(name: "CallScopeExport", targets: ["CallScopeExport"]),
         .executable(name: "callscope", targets: ["callscope"]),
     ],
     targets: [
         .target(name: "RTCStats"),
         .target(name: "Observability", dependencies: ["RTCStats"]),
         .target(name: "VideoFrames"),
-        .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability", "VideoFrames"]),
+        .target(name: "CallScopeExport", dependencies: ["Observability"]),
+        .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability", "VideoFrames", "CallScopeExport"]),
         .target(
             name: "CallScopeTestSupport",
             dependencies: ["RTCStats", "Observability"],
@@ -29,6 +31,7 @@ let package = Package(
             name: "ObservabilityTests",
             dependencies: ["Observability", "RTCStats", "CallScopeTestSupport"]
         ),
+        .testTarget(name: "CallScopeExportTests", dependencies: ["CallScopeExport", "Observability", "RTCStats"]),
         .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "RTCStats", "CallScopeTestSupport"]),
     ]
 )
