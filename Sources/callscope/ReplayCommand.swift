@@ -1,3 +1,4 @@
+import CallScopeExport
 import Foundation
 import Observability
 import RTCStats
@@ -10,6 +11,7 @@ struct ReplayCommand {
     var files: [String] = []
     var format = Format.text
     var senderStats = SenderStatsMode.auto
+    var exports = ReplayExportOptions()
 
     init(arguments: [String]) throws {
         var remaining = arguments[...]
@@ -30,6 +32,8 @@ struct ReplayCommand {
                     throw UsageError("--sender-stats takes 'auto' or 'off'")
                 }
                 senderStats = parsed
+            case let option where try exports.parse(option, &remaining):
+                continue
             case let option where option.hasPrefix("-") && option != "-":
                 throw UsageError("unknown option '\(option)' for replay")
             default:
@@ -67,10 +71,12 @@ struct ReplayCommand {
         }
         var engine = ReplayCommand.engine(for: timeline, senderStats: senderStats)
         var printer = TextReplayPrinter(file: file, timeline: timeline)
+        var metrics = CallMetricsCollector()
         if format == .text { printer.printHeader() }
         for item in timeline.items {
             if senderStats == .off, case .event(let event) = item, event.name == "sender-stats" { continue }
             let callbacks = engine.ingest(item)
+            if !exports.isEmpty { for callback in callbacks { metrics.ingest(callback) } }
             switch format {
             case .ndjson:
                 var output = ""
@@ -84,6 +90,13 @@ struct ReplayCommand {
             }
         }
         if format == .text { printer.printSummary() }
+        if !exports.isEmpty {
+            do {
+                try exports.send(metrics.snapshot(), file: file)
+            } catch {
+                throw ReplayFileError(message: "\(file): export failed: \(error)")
+            }
+        }
     }
 
     /// The engine a replay of `timeline` runs: the session mode of each peer and the publisher's

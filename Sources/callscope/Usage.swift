@@ -4,7 +4,7 @@ enum Usage {
     callscope — see what a video SDK would have reported for a call.
 
     USAGE
-      callscope replay [FILE...] [--format text|ndjson] [--sender-stats auto|off]
+      callscope replay [FILE...] [--format text|ndjson] [--sender-stats auto|off] [--push URL] [--otlp URL]
           Replays recorded calls through the CallScope engine. FILE may be a CallScope
           recording (.ndjson or .ndjson.gz), a Chrome webrtc-internals dump, an rtcstats dump
           (Chrome, Firefox, Safari) or a single getStats() JSON report; the format is detected
@@ -16,12 +16,31 @@ enum Usage {
                                sender-stats lines, derive the messages the publisher's SDK would
                                have sent (one interval late, same encoder and decoder) (default)
           --sender-stats off   replay without sender stats
+          --push URL        after each file, PUT its final metrics (Prometheus text) to the
+                            Pushgateway at URL, grouped by job="callscope" and call=<file name>
+          --otlp URL        after each file, POST its final metrics as OTLP/HTTP JSON to the
+                            collector at URL (/v1/metrics appended unless given)
 
       callscope evaluate [RECORDING...] [--json]
           Scores the engine on labelled recordings (NAME.ndjson.gz + NAME.labels.json; default:
           every labelled recording in Recordings/): per scenario and peer, the share of labelled
           seconds whose degradation source and reason match, the detection delay after each
           impairment onset, and condition events per minute under steady impairment.
+
+      callscope report FILE... [-o report.html]
+          One self-contained HTML page per call (no network needed; opens from a mail
+          attachment): per-second charts of bitrate per layer and stream (with and without RTP
+          overhead), estimated bandwidth, loss, RTT and jitter, frame rate and size; network
+          condition per side, degradation source, freezes, pauses and quality events; a summary
+          table on top. -o names the output of a single FILE; by default FILE's name + .html,
+          in the current directory.
+
+      callscope analyze DIR|FILE... [--json|--csv] [--jobs N]
+          Replays many captures at once on all cores (a progress bar when stderr is a terminal):
+          one row per call and video stream (duration, mean and 5th-percentile bitrate, loss,
+          freezes, seconds per network condition, dominant degradation source) and a total.
+          A file that cannot be read is reported and skipped. Directories are searched for
+          .ndjson, .json, .rtcstats, .jsonl and .txt files (optionally .gz).
 
       callscope bench [--json] [--seconds S]
           Microseconds per report for parsing and for the engine, on realistic reports of about

@@ -1,0 +1,41 @@
+import Foundation
+import Observability
+import RTCStats
+
+// The one place report, analyze and the exports get the engine's output from. It is built on
+// the replay command's engine today; when replay moves into a library (`ReplayDriver`), only
+// this file changes.
+
+/// A file replayed through the engine: its timeline (for the raw fields the callbacks do not
+/// carry, e.g. RTT and jitter) and every callback, in order.
+struct ReplayedCall {
+    /// The file as given.
+    var file: String
+    /// Bytes read (compressed size when gzip).
+    var byteCount: Int
+    /// The parsed timeline.
+    var timeline: StatsTimeline
+    /// The engine's callbacks, in order.
+    var callbacks: [StatsCallback]
+}
+
+/// Reads and replays `file` like `callscope replay` does; throws ``ReplayFileError`` when the
+/// file cannot be read at all (damaged lines are in `timeline.problems`).
+func replayCallbacks(file: String, senderStats: ReplayCommand.SenderStatsMode = .auto) throws -> ReplayedCall {
+    guard let data = FileManager.default.contents(atPath: file) else {
+        throw ReplayFileError(message: "\(file): cannot read the file (does it exist?)")
+    }
+    let timeline: StatsTimeline
+    do {
+        timeline = try StatsTimeline.read([UInt8](data))
+    } catch {
+        throw ReplayFileError(message: "\(file): \(error)")
+    }
+    var engine = ReplayCommand.engine(for: timeline, senderStats: senderStats)
+    var callbacks: [StatsCallback] = []
+    for item in timeline.items {
+        if senderStats == .off, case .event(let event) = item, event.name == "sender-stats" { continue }
+        callbacks += engine.ingest(item)
+    }
+    return ReplayedCall(file: file, byteCount: data.count, timeline: timeline, callbacks: callbacks)
+}
