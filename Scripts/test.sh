@@ -10,7 +10,8 @@ export PATH="/opt/swift/usr/bin:$PATH"
 
 # libyuv: the reference the frame-conversion tests compare against.
 # chromium, chromium-driver, janus, iptables, iproute2: the real-call rig of the last step.
-packages=(libyuv-dev chromium chromium-driver janus iptables iproute2 python3)
+# prometheus, prometheus-pushgateway, python3-venv: the export tests (Scripts/test_exports.py).
+packages=(libyuv-dev chromium chromium-driver janus iptables iproute2 python3 prometheus prometheus-pushgateway python3-venv)
 missing=()
 for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
@@ -33,5 +34,13 @@ frames_out="$(mktemp)"
 swift run callscope frames convert Recordings/frames/astronaut-vp8-240x135.y4m.gz --to bgra -o "$frames_out"
 test "$(stat -c %s "$frames_out")" -eq $((4 * 240 * 135 * 4))    # 4 frames of 240x135 BGRA
 rm -f "$frames_out"
+# Exports against real Prometheus + Pushgateway and the official OTLP protobuf, reports in
+# headless Chromium, analyze on every capture (~25 s, plus ~10 s for the venv the first time).
+venv=.build/test-exports-venv
+if ! "$venv/bin/python" -c "import opentelemetry.proto" 2>/dev/null; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q "opentelemetry-proto==1.45.2"
+fi
+"$venv/bin/python" Scripts/test_exports.py --callscope .build/debug/callscope
 # A real call through the rig: the engine must see a publisher uplink cap (see Rig/README.md).
 bash Rig/ci_smoke.sh

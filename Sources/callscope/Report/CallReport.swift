@@ -52,7 +52,7 @@ struct CallReport {
         for band in bands {
             let degraded = band.segments.filter { band.kind == "condition" ? ($0.value == "warning" || $0.value == "critical") : ($0.value != "none" && $0.value != "unknown") }
             guard let longest = degraded.max(by: { ($0.to - $0.from) < ($1.to - $1.from) }), longest.to - longest.from >= 1 else { continue }
-            let what = band.kind == "condition" ? "\(longest.value)\(longest.detail.isEmpty ? "" : " (\(longest.detail))")" : "degradation source \(longest.value)"
+            let what = band.kind == "condition" ? "\(longest.value)\(longest.detail.isEmpty ? "" : " (\(longest.detail))")" : longest.value
             moments.append((longest.from, longest.to - longest.from, "\(band.label): \(what) for \(Int((longest.to - longest.from).rounded())) s, \(ReportClock.text(longest.from))–\(ReportClock.text(longest.to))"))
         }
         for series in collector.loss.values {

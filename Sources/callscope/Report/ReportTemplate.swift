@@ -216,7 +216,7 @@ enum ReportTemplate {
 
   function chart(c, container) {
     var panel = html('div', null, container, 'panel');
-    html('h2', c.title, panel);
+    html('h2', c.title + ' · ' + c.unit, panel);
     var holder = html('div', null, panel);
     if (!c.series.length) { html('div', 'no data in this capture', holder, 'empty'); return; }
     var legend = html('div', null, panel, 'legend');
