@@ -313,11 +313,46 @@ return {render: document.body.getAttribute('data-render'), paths: paths,
 """
 
 
+def long_recording(tmp: str, repeats: int = 45) -> str:
+    """The shipped 40 s call played back to back `repeats` times (~30 min, ~3600 samples), every
+    time shifted (line and entry timestamps): each repetition restarts the counters, which the
+    engine treats as new counters."""
+    with gzip.open(os.path.join(RECORDINGS, "baseline-simulcast.ndjson.gz"), "rt", encoding="utf-8") as f:
+        header, *lines = f.read().splitlines()
+    records = [json.loads(line) for line in lines if line.strip()]
+    span = records[-1]["t"] - records[0]["t"] + 1000
+    path = os.path.join(tmp, "long-call.ndjson.gz")
+    with gzip.open(path, "wt", encoding="utf-8") as f:
+        f.write(header + "\n")
+        for k in range(repeats):
+            for record in records:
+                f.write(json.dumps(shifted(record, k * span), separators=(",", ":")) + "\n")
+    return path
+
+
+def shifted(value, offset):
+    if isinstance(value, dict):
+        return {key: (item + offset if key in ("t", "timestamp") and isinstance(item, (int, float)) else shifted(item, offset))
+                for key, item in value.items()}
+    if isinstance(value, list):
+        return [shifted(item, offset) for item in value]
+    return value
+
+
+LONG_JS = """
+const data = JSON.parse(document.getElementById('callscope-data').textContent);
+let drawn = 0, full = 0;
+data.charts.forEach(c => c.series.forEach(s => { drawn = Math.max(drawn, s.points.length); full = Math.max(full, s.count); }));
+return {drawn: drawn, full: full, duration: data.duration, streams: data.streams};
+"""
+
+
 def test_report(callscope: str, tmp: str, processes: Processes) -> None:
     out = os.path.join(tmp, "reports")
     os.makedirs(out)
     pages = []
-    for path in capture_set():
+    long_call = long_recording(tmp)
+    for path in capture_set() + [long_call]:
         html = os.path.join(out, os.path.basename(path) + ".html")
         run = subprocess.run([callscope, "report", path, "-o", html], capture_output=True, text=True, timeout=120)
         check(run.returncode == 0 and os.path.getsize(html) > 5000, f"report {path}: exit {run.returncode}: {run.stderr[-300:]}")
@@ -360,6 +395,22 @@ def test_report(callscope: str, tmp: str, processes: Processes) -> None:
             if path.startswith(RECORDINGS) and path.endswith(".ndjson.gz"):
                 check(state["bands"] > 0 and state["rows"] >= 2, f"{name}: bands {state['bands']}, summary rows {state['rows']}")
             drawn += state["paths"]
+        # The hour-long call: drawn from at most 2 points per bucket, summarised from every value.
+        started = time.monotonic()
+        long_html = os.path.join(out, "long-call.ndjson.gz.html")
+        driver.navigate("file://" + long_html)
+        shape = driver.execute(LONG_JS)
+        load_seconds = time.monotonic() - started
+        size = os.path.getsize(long_html)
+        check(shape["full"] > 1500 and shape["drawn"] <= 1400, f"long call: {shape['full']} values per series, {shape['drawn']} drawn")
+        check(size < 4_000_000, f"long call: the page is {size} bytes")
+        analyzed = json.loads(subprocess.run([callscope, "analyze", "--json", long_call], capture_output=True, text=True, timeout=300).stdout)
+        for row in analyzed["rows"]:
+            page_row = next((r for r in shape["streams"] if r["peer"] == row["peer"] and r["direction"] == row["direction"]), None)
+            check(page_row is not None and abs(page_row["meanBitrate"] - row["meanBitrate"]) < 0.5 and abs(page_row["duration"] - row["duration"]) < 0.1,
+                  f"long call: the page's summary {page_row} is not analyze's {row['meanBitrate']}, {row['duration']}")
+        print(f"report: a {shape['duration'] / 60:.0f} min call: {shape['full']} values per series, {shape['drawn']} drawn, "
+              f"{size / 1e6:.1f} MB page, loaded in {load_seconds:.1f} s")
         state, errors = visit(broken)
         check(state["render"] != "ok" and errors, f"the broken control page was not caught: {state}, {errors}")
         print(f"report: {len(pages)} pages render in Chromium without console errors ({drawn} series paths); the broken control is caught")
