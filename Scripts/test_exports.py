@@ -25,6 +25,7 @@ import gzip
 import http.server
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -433,6 +434,20 @@ def test_analyze(callscope: str, tmp: str) -> None:
     lines = run.stdout.splitlines()
     check(len(lines) > 10 and lines[0].startswith("call") and lines[-1].startswith("total"), "analyze prints a table with a total")
     print("analyze:", run.stderr.strip().splitlines()[-1])
+
+    # On a terminal, a progress bar on stderr (the table still goes to stdout).
+    import pty
+    master, slave = pty.openpty()
+    tty_run = subprocess.run([callscope, "analyze", RECORDINGS], stdout=subprocess.PIPE, stderr=slave, timeout=300)
+    os.close(slave)
+    seen = b""
+    with contextlib.suppress(OSError):
+        while chunk := os.read(master, 65536):
+            seen += chunk
+    os.close(master)
+    text = seen.decode("utf-8", "replace")
+    check(tty_run.returncode == 0 and "\u2588" in text and re.search(r"\d+/\d+ files", text) and tty_run.stdout.decode().startswith("call"),
+          f"analyze on a terminal shows a progress bar: {text[-200:]!r}")
 
     run = subprocess.run([callscope, "analyze", "--json", RECORDINGS], capture_output=True, text=True, timeout=300)
     check(run.returncode == 0, f"analyze --json: exit {run.returncode}")

@@ -3,6 +3,9 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// The `/metrics` server on a real loopback socket (port chosen by the kernel), read with
@@ -47,6 +50,33 @@ import Testing
         await #expect(throws: CallMetricsExportError.self) {
             try await exporter.export(CallMetricsSnapshot(time: 0, startTime: 0, families: []))
         }
+    }
+
+    @Test func droppingTheServerClosesItsPort() async throws {
+        var port: UInt16 = 0
+        do {
+            let server = try MetricsHTTPServer(port: 0) { "x 1\n" }
+            port = server.port
+            #expect(try await get("http://127.0.0.1:\(port)/metrics").body == "x 1\n")
+        }
+        await #expect(throws: (any Error).self) { try await get("http://127.0.0.1:\(port)/metrics") }
+    }
+
+    @Test func aSilentClientDoesNotStopTheServer() async throws {
+        let server = try MetricsHTTPServer(port: 0) { "x 2\n" }
+        defer { server.stop() }
+        // A client that connects and never sends a request: dropped after its 2 s.
+        let silent = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(silent) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = server.port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(silent, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(connected == 0)
+        #expect(try await get("http://127.0.0.1:\(server.port)/metrics").body == "x 2\n")
     }
 
     @Test func aBusyPortIsATypedError() throws {

@@ -11,14 +11,8 @@ import Darwin
 ///
 /// For long-running processes (`callscope call --metrics-port N`): keep a
 /// ``CallMetricsCollector`` behind a lock and encode its snapshot in `content`.
-public final class MetricsHTTPServer: @unchecked Sendable {
-    // @unchecked: `listener` and `running` are only changed under `lock`; the accept thread reads
-    // `listener` once, before `start` returns, and stops when `stop` shuts the socket down.
-    private let lock = NSLock()
-    private var listener: Int32
-    private var running = true
-    private let content: @Sendable () -> String
-    private let finished = DispatchSemaphore(value: 0)
+public final class MetricsHTTPServer: Sendable {
+    private let state: ServerState
 
     /// The port actually bound (the kernel's choice when created with port 0).
     public let port: UInt16
@@ -26,7 +20,6 @@ public final class MetricsHTTPServer: @unchecked Sendable {
     /// Binds `host:port` (IPv4; port 0 picks a free one) and starts serving. Throws
     /// ``MetricsServerError`` when the socket cannot be bound.
     public init(host: String = "127.0.0.1", port: UInt16 = 0, content: @escaping @Sendable () -> String) throws {
-        self.content = content
         #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -56,8 +49,11 @@ public final class MetricsHTTPServer: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
         }
         self.port = UInt16(bigEndian: actual.sin_port)
-        self.listener = descriptor
-        let thread = Thread { [self] in acceptLoop(descriptor) }
+        let state = ServerState(listener: descriptor)
+        self.state = state
+        // The thread holds the state and the closure, not the server, so dropping the server
+        // (deinit → stop) ends it.
+        let thread = Thread { Self.acceptLoop(descriptor, state: state, content: content) }
         thread.name = "callscope-metrics-http"
         thread.start()
     }
@@ -66,46 +62,36 @@ public final class MetricsHTTPServer: @unchecked Sendable {
 
     /// Stops accepting and closes the socket; waits for the serving thread. Idempotent.
     public func stop() {
-        lock.lock()
-        guard running else { lock.unlock(); return }
-        running = false
-        let descriptor = listener
-        lock.unlock()
+        guard let descriptor = state.markStopped() else { return }
         shutdown(descriptor, Int32(SHUT_RDWR))
         close(descriptor)
-        finished.wait()
+        state.finished.wait()
     }
 
-    private var isRunning: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return running
-    }
-
-    private func acceptLoop(_ descriptor: Int32) {
-        defer { finished.signal() }
-        while isRunning {
+    private static func acceptLoop(_ descriptor: Int32, state: ServerState, content: @Sendable () -> String) {
+        defer { state.finished.signal() }
+        while state.isRunning {
             let client = accept(descriptor, nil, nil)
             if client < 0 {
                 if errno == EINTR { continue }
                 return
             }
-            serve(client)
+            serve(client, content: content)
             close(client)
         }
     }
 
-    private func serve(_ client: Int32) {
+    private static func serve(_ client: Int32, content: @Sendable () -> String) {
         var timeout = timeval(tv_sec: 2, tv_usec: 0)
         setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var request: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let terminator: [UInt8] = [13, 10, 13, 10]
         while request.count < 16_384 {
             let count = read(client, &buffer, buffer.count)
             if count <= 0 { break }
             request += buffer[0..<count]
-            if request.count >= 4, request.suffix(4).elementsEqual(terminator) || containsTerminator(request) { break }
+            if containsTerminator(request) { break }
         }
         let line = String(decoding: request.prefix { $0 != 13 && $0 != 10 }, as: UTF8.self)
         let parts = line.split(separator: " ")
@@ -130,12 +116,39 @@ public final class MetricsHTTPServer: @unchecked Sendable {
         }
     }
 
-    private func containsTerminator(_ bytes: [UInt8]) -> Bool {
+    private static func containsTerminator(_ bytes: [UInt8]) -> Bool {
         guard bytes.count >= 4 else { return false }
         for index in 0...(bytes.count - 4) where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
             return true
         }
         return false
+    }
+}
+
+/// Whether the server runs, shared with its thread.
+private final class ServerState: @unchecked Sendable {
+    // @unchecked: `running` is only read and written under `lock`; `listener` and `finished`
+    // are immutable (a semaphore is thread-safe).
+    private let lock = NSLock()
+    private var running = true
+    let listener: Int32
+    let finished = DispatchSemaphore(value: 0)
+
+    init(listener: Int32) { self.listener = listener }
+
+    var isRunning: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return running
+    }
+
+    /// The socket to close when this call stopped the server; nil when it was already stopped.
+    func markStopped() -> Int32? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard running else { return nil }
+        running = false
+        return listener
     }
 }
 
