@@ -15,15 +15,19 @@ struct ReplayExportOptions {
     /// Consumes `option` (and its value) when it is one of ours; returns false otherwise.
     mutating func parse(_ option: String, _ remaining: inout ArraySlice<String>) throws -> Bool {
         for (name, keyPath) in [("--push", \ReplayExportOptions.pushgatewayURL), ("--otlp", \ReplayExportOptions.otlpURL)] {
+            let value: String?
             if option == name {
-                guard let value = remaining.popFirst(), !value.hasPrefix("--") else { throw UsageError("\(name) takes a URL") }
-                self[keyPath: keyPath] = value
-                return true
+                value = remaining.popFirst()
+            } else if option.hasPrefix(name + "=") {
+                value = String(option.dropFirst(name.count + 1))
+            } else {
+                continue
             }
-            if option.hasPrefix(name + "=") {
-                self[keyPath: keyPath] = String(option.dropFirst(name.count + 1))
-                return true
+            guard let value, let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                throw UsageError("\(name) takes an http(s) URL, e.g. \(name == "--push" ? "http://127.0.0.1:9091" : "http://127.0.0.1:4318")")
             }
+            self[keyPath: keyPath] = value
+            return true
         }
         return false
     }
