@@ -363,6 +363,27 @@ def test_report(callscope: str, tmp: str, processes: Processes) -> None:
             check("http://" not in text.replace("http://www.w3.org/2000/svg", "") and "https://" not in text,
                   f"{html}: the page must not load anything from the network")
             pages.append((path, html))
+    # The page's numbers, against the replay's ndjson: the received bitrate and the per-second
+    # loss (100·Δlost / (Δlost + Δreceived), computed here) of the both-sides call.
+    both = next(html for path, html in pages if path.endswith("both-sides.ndjson.gz"))
+    with open(both, encoding="utf-8") as f:
+        page = f.read()
+    start = page.index('<script id="callscope-data" type="application/json">') + len('<script id="callscope-data" type="application/json">')
+    data = json.loads(page[start:page.index("</script>", start)].replace("<\\/", "</"))
+    series = {(c["id"], s["name"]): [p[1] for p in s["points"]] for c in data["charts"] for s in c["series"]}
+    lines = [json.loads(l) for l in replay_ndjson(callscope, os.path.join(RECORDINGS, "both-sides.ndjson.gz")).stdout.splitlines() if l.strip()]
+    received = [l["data"] for l in lines if l["callback"] == "subscriber.videoNetworkStatsUpdated"]
+    check(series.get(("bitrate", "subscriber ↓")) == [round(d["bitrate"], 2) for d in received], "report: received bitrate differs from the ndjson")
+    loss = []
+    for before, after in zip(received, received[1:]):
+        lost = after["videoPacketsLost"] - before["videoPacketsLost"]
+        total = lost + after["videoPacketsReceived"] - before["videoPacketsReceived"]
+        if lost >= 0 and total > 0:
+            loss.append(min(100.0, 100.0 * lost / total))
+    drawn = series.get(("loss", "subscriber ↓ video")) or []
+    check(len(drawn) == len(loss) and all(abs(a - b) <= 0.005 + 1e-9 for a, b in zip(drawn, loss)) and max(loss) > 5,
+          "report: received loss differs from the ndjson")      # the page rounds to 0.01
+
     # A control that must be caught: the same page with a script error.
     broken = os.path.join(out, "broken-control.html")
     with open(pages[0][1], encoding="utf-8") as f:
