@@ -447,10 +447,19 @@ def test_analyze(callscope: str, tmp: str) -> None:
         data = f.read()
     with open(damaged, "wb") as f:
         f.write(data[:20] + bytes(b ^ 0x5A for b in data[20:400]) + data[400:])   # garbage after the gzip header
-    files = capture_set() + [damaged]
+    # And a file with one garbage line in the middle: reported, the rest of it analysed.
+    damaged_line = os.path.join(tmp, "damaged-line.ndjson")
+    with gzip.open(os.path.join(RECORDINGS, "both-sides.ndjson.gz"), "rt", encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    with open(damaged_line, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines[:60] + ['{"t":1,"peer":"publisher","report":[{"id":'] + lines[60:]) + "\n")
+    files = capture_set() + [damaged, damaged_line]
     run = subprocess.run([callscope, "analyze", *files], capture_output=True, text=True, timeout=300)
     check(run.returncode == 0, f"analyze: exit {run.returncode}: {run.stderr[-400:]}")
     check("damaged.ndjson.gz" in run.stderr and "skipped" in run.stderr, f"analyze must report the damaged file: {run.stderr[-300:]}")
+    check("damaged-line.ndjson: 1 damaged part(s) skipped" in run.stderr and "damaged-line.ndjson" in run.stdout,
+          f"analyze must report the damaged line and analyse the rest: {run.stderr[-300:]}")
+    check(f"analysed {len(files) - 1} of {len(files)} files" in run.stderr, f"every other file is analysed: {run.stderr[-200:]}")
     check("\u2588" not in run.stderr, "no progress bar when stderr is not a terminal")
     lines = run.stdout.splitlines()
     check(len(lines) > 10 and lines[0].startswith("call") and lines[-1].startswith("total"), "analyze prints a table with a total")
