@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "CallScopeReplay", targets: ["CallScopeReplay"]),
         .library(name: "Connectivity", targets: ["Connectivity"]),
         .library(name: "ConnectivityProbe", targets: ["ConnectivityProbe"]),
+        .library(name: "CallScopeExport", targets: ["CallScopeExport"]),
         .executable(name: "callscope", targets: ["callscope"]),
     ],
     targets: [
@@ -22,7 +23,8 @@ let package = Package(
         // and the platform part (POSIX sockets, the clock) that runs the probes.
         .target(name: "Connectivity"),
         .target(name: "ConnectivityProbe", dependencies: ["Connectivity"]),
-        .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability", "CallScopeReplay", "VideoFrames", "Connectivity", "ConnectivityProbe"]),
+        .target(name: "CallScopeExport", dependencies: ["Observability"]),
+        .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability", "CallScopeReplay", "CallScopeExport", "VideoFrames", "Connectivity", "ConnectivityProbe"]),
         .target(
             name: "CallScopeTestSupport",
             dependencies: ["RTCStats", "Observability"],
@@ -38,6 +40,7 @@ let package = Package(
             dependencies: ["Observability", "RTCStats", "CallScopeReplay", "CallScopeTestSupport"]
         ),
         .testTarget(name: "CommandLineTests", dependencies: ["callscope", "RTCStats", "CallScopeTestSupport"]),
+        .testTarget(name: "CallScopeExportTests", dependencies: ["CallScopeExport", "Observability", "RTCStats"]),
         .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "RTCStats", "CallScopeTestSupport"]),
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "ConnectivityProbe", "CallScopeTestSupport"]),
     ]

@@ -11,7 +11,8 @@ export PATH="/opt/swift/usr/bin:$PATH"
 # libyuv: the reference the frame-conversion tests compare against.
 # chromium, chromium-driver, janus, iptables, iproute2: the real-call rig of the last step.
 # coturn: the real STUN/TURN server `callscope discover` is tested against.
-packages=(libyuv-dev chromium chromium-driver janus iptables iproute2 python3 coturn)
+# prometheus, prometheus-pushgateway, python3-venv: the export tests (Scripts/test_exports.py).
+packages=(libyuv-dev chromium chromium-driver janus iptables iproute2 python3 coturn prometheus prometheus-pushgateway python3-venv)
 missing=()
 for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
@@ -46,5 +47,13 @@ done
 # Discoverability against a real coturn, UDP then everything dropped by iptables in a network
 # namespace of its own, and hostile STUN servers (~35 s; see Rig/discover_real.py).
 python3 Rig/discover_real.py
+# Exports against real Prometheus + Pushgateway and the official OTLP protobuf, reports in
+# headless Chromium, analyze on every capture (~25 s, plus ~10 s for the venv the first time).
+venv=.build/test-exports-venv
+if ! "$venv/bin/python" -c "import opentelemetry.proto" 2>/dev/null; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q "opentelemetry-proto==1.45.2"
+fi
+"$venv/bin/python" Scripts/test_exports.py --callscope .build/debug/callscope
 # A real call through the rig: the engine must see a publisher uplink cap (see Rig/README.md).
 bash Rig/ci_smoke.sh

@@ -1,3 +1,4 @@
+import CallScopeExport
 import CallScopeReplay
 import Foundation
 import Observability
@@ -8,7 +9,7 @@ struct ReplayCommand: Command {
     static let name = "replay"
     static let summary = "Replay recorded calls and print what the SDK reports."
     static let help = """
-    callscope replay [FILE...] [--format text|ndjson] [--sender-stats auto|off]
+    callscope replay [FILE...] [--format text|ndjson] [--sender-stats auto|off] [--push URL] [--otlp URL]
 
     Replays recorded calls through the CallScope engine. FILE may be a CallScope recording
     (.ndjson or .ndjson.gz), a Chrome webrtc-internals dump, an rtcstats dump (Chrome, Firefox,
@@ -22,6 +23,10 @@ struct ReplayCommand: Command {
                            a subscriber but none, derive the messages the publisher's SDK would
                            have sent (one interval late, same encoder and decoder) (default)
       --sender-stats off   replay without sender stats
+      --push URL        after each file, PUT its final metrics (Prometheus text) to the
+                        Pushgateway at URL, grouped by job="callscope" and call=<file name>
+      --otlp URL        after each file, POST its final metrics as OTLP/HTTP JSON to the
+                        collector at URL (/v1/metrics appended unless given)
 
     Exit status: 0 when every file replayed, 1 when one could not be read, 2 for a usage mistake.
     """
@@ -32,6 +37,7 @@ struct ReplayCommand: Command {
     var files: [String] = []
     var format = Format.text
     var senderStats = SenderStatsMode.auto
+    var exports = ReplayExportOptions()
 
     init(arguments: [String]) throws {
         var parser = ArgumentParser(arguments, command: Self.name)
@@ -39,6 +45,8 @@ struct ReplayCommand: Command {
             switch argument {
             case "--format": format = try parser.choice(of: argument)
             case "--sender-stats": senderStats = try parser.choice(of: argument)
+            case let option where try exports.parse(option, &parser):
+                continue
             case let option where ArgumentParser.isOption(option): throw parser.unknownOption(option)
             default: files.append(argument)
             }
@@ -74,9 +82,11 @@ struct ReplayCommand: Command {
         }
         var driver = ReplayDriver(timeline: timeline, senderStats: senderStats)
         var printer = TextReplayPrinter(file: file, timeline: timeline)
+        var metrics = CallMetricsCollector()
         if format == .text { printer.printHeader() }
         for item in timeline.items {
             let callbacks = driver.ingest(item)
+            if !exports.isEmpty { for callback in callbacks { metrics.ingest(callback) } }
             switch format {
             case .ndjson:
                 var output = ""
@@ -90,6 +100,13 @@ struct ReplayCommand: Command {
             }
         }
         if format == .text { printer.printSummary() }
+        if !exports.isEmpty {
+            do {
+                try exports.send(metrics.snapshot(), file: file)
+            } catch {
+                throw ReplayFileError(message: "\(file): export failed: \(error)")
+            }
+        }
     }
 
 }
