@@ -81,11 +81,13 @@ struct ReplayCommand: Command {
             standardError("callscope replay: \(file): \(problem) — skipped\n")
         }
         var driver = ReplayDriver(timeline: timeline, senderStats: senderStats)
+        var callbackCount = 0
         var printer = TextReplayPrinter(file: file, timeline: timeline)
         var metrics = CallMetricsCollector()
         if format == .text { printer.printHeader() }
         for item in timeline.items {
             let callbacks = driver.ingest(item)
+            callbackCount += callbacks.count
             if !exports.isEmpty { for callback in callbacks { metrics.ingest(callback) } }
             switch format {
             case .ndjson:
@@ -100,6 +102,7 @@ struct ReplayCommand: Command {
             }
         }
         if format == .text { printer.printSummary() }
+        if callbackCount == 0 { throw ReplayFileError(message: "\(file): nothing usable: \(Self.contents(of: timeline))") }
         if !exports.isEmpty {
             do {
                 try exports.send(metrics.snapshot(), file: file)
@@ -109,6 +112,21 @@ struct ReplayCommand: Command {
         }
     }
 
+}
+
+extension ReplayCommand {
+    /// What a timeline held, for a file nothing could be computed from: its samples and entry
+    /// types, and why they give no stats.
+    static func contents(of timeline: StatsTimeline) -> String {
+        let samples = timeline.samples
+        guard !samples.isEmpty else { return "no stats sample in the \(timeline.format.rawValue) file" }
+        var types: [String: Int] = [:]
+        for sample in samples {
+            for entry in sample.report.entries { types[entry.type.rawValue, default: 0] += 1 }
+        }
+        let listed = types.sorted { $0.value > $1.value }.prefix(8).map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
+        return "\(samples.count) samples (\(listed)) but no inbound-rtp or outbound-rtp entry the engine can turn into stats"
+    }
 }
 
 /// A file that could not be replayed at all.

@@ -11,6 +11,10 @@ struct TextReplayPrinter {
     private var summaries: [String: StreamSummary] = [:]
     private var summaryOrder: [String] = []
     private var degradations = DegradationTimeline()
+    /// Link reports printed, and those whose condition was known: "no degradation" is only
+    /// said of links that were judged.
+    private var linkReports = 0
+    private var judgedLinkReports = 0
 
     init(file: String, timeline: StatsTimeline) {
         self.file = file
@@ -70,6 +74,7 @@ struct TextReplayPrinter {
                 for stats in links {
                     Swift.print("\(clock) \(who) uplink: estimate \(Self.bitrate(stats.transport.connectionEstimatedBandwidth)), \(Self.condition(stats.transport))")
                     degradations.recordPublisher(peer: callback.endpoint.rawValue, second: seconds, transport: stats.transport)
+                    countLink(stats.transport.networkCondition)
                 }
             case .subscriberVideoNetworkStatsUpdated(let stats):
                 Swift.print("\(clock) \(who) video \(stats.codec ?? "?"): \(stats.width)x\(stats.height)@\(Self.rate(stats.decodedFrameRate)) \(Self.bitrate(stats.bitrate)) (\(Self.bitrate(stats.totalBitrate)) w/ RTP); received \(stats.videoBytesReceived) B, lost \(stats.videoPacketsLost), freezes \(stats.freezeCount) (\(Self.milliseconds(stats.totalFreezesDuration))), pauses \(stats.pauseCount) (\(Self.milliseconds(stats.totalPausesDuration)))")
@@ -80,6 +85,7 @@ struct TextReplayPrinter {
             case .subscriberMediaLinkStatsUpdated(let stats):
                 Swift.print("\(clock) \(who) downlink: estimate \(Self.bitrate(stats.transport.connectionEstimatedBandwidth)), \(Self.condition(stats.transport)); remote uplink \(Self.condition(stats.remotePublisherTransport)); degradation source: \(stats.networkDegradationSource.rawValue)")
                 degradations.recordSubscriber(peer: callback.endpoint.rawValue, stream: stream, second: seconds, stats: stats)
+                countLink(stats.transport.networkCondition)
             case .publisherNetworkConditionChanged(let stats, let reason):
                 Swift.print("\(clock) ▶ \(who) networkConditionChanged: uplink \(stats.transport.networkCondition.rawValue) (\(reason.rawValue))")
             case .publisherVideoQualityChanged(let stats, let reason):
@@ -113,8 +119,21 @@ struct TextReplayPrinter {
         }
         Swift.print("\nTimeline")
         let lines = degradations.lines()
-        if lines.isEmpty { Swift.print("  no degradation: every link stayed fair or better") }
+        if lines.isEmpty {
+            if linkReports == 0 {
+                Swift.print("  nothing to judge: no link was reported (the capture has no RTP stats the engine can use)")
+            } else if judgedLinkReports == 0 {
+                Swift.print("  no condition could be computed: every link stayed unknown (\(linkReports) link reports, too few samples with media)")
+            } else {
+                Swift.print("  no degradation: every link that could be judged stayed fair or better (\(judgedLinkReports) of \(linkReports) link reports judged)")
+            }
+        }
         for line in lines { Swift.print("  " + line) }
+    }
+
+    private mutating func countLink(_ condition: NetworkCondition) {
+        linkReports += 1
+        if condition != .unknown { judgedLinkReports += 1 }
     }
 
     static func condition(_ transport: TransportStats) -> String {

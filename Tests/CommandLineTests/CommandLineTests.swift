@@ -112,4 +112,16 @@ import Testing
             #expect(try callscope(name, "--help").output == help.output)
         }
     }
+
+    /// A capture with nothing usable (legacy goog* stats only) used to exit 0 and say "no
+    /// degradation: every link stayed fair or better".
+    @Test func aCaptureWithNothingUsableSaysWhatItFoundAndFails() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("legacy-\(UInt64.random(in: 0...UInt64.max)).json")
+        try Data(#"[{"id":"ssrc_1_send","type":"ssrc","timestamp":1000,"googCodecName":"VP8","bytesSent":"1000"},{"id":"bweforvideo","type":"VideoBwe","timestamp":1000,"googAvailableSendBandwidth":"300000"}]"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try callscope("replay", file.path)
+        #expect(run.status == 1)
+        #expect(run.errors.contains("nothing usable") && run.errors.contains("ssrc"))
+        #expect(!run.output.contains("no degradation"))
+    }
 }
