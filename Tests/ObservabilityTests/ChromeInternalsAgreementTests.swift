@@ -48,4 +48,36 @@ import Testing
         }
         #expect(compared >= 20, "the dump has Chrome's own received-bitrate series")
     }
+
+    /// Frame rates against Chrome's own `[framesEncoded/s]` / `[framesDecoded/s]`: the engine
+    /// reports the browser's `framesPerSecond` (frames in the last second, an integer), Chrome's
+    /// series are Δframes/Δt between its polls, so they differ by the frames that fell on either
+    /// side of a poll: within 2.5 frames/s each second, and within 0.5 on average.
+    @Test(arguments: [("publisher", "[framesEncoded/s]"), ("subscriber", "[framesDecoded/s]")])
+    func frameRatesAgreeWithChromesOwnSeries(side: String, series: String) throws {
+        let url = Synthetic.repositoryRoot().appendingPathComponent("Recordings/webrtc-internals-\(side).json.gz")
+        let timeline = try StatsTimeline.read([UInt8](try Data(contentsOf: url)))
+        var engine = CallStatsEngine()
+        var differences: [Double] = []
+        for sample in timeline.samples {
+            for callback in engine.ingest(sample) {
+                switch callback.event {
+                case .publisherVideoNetworkStatsUpdated(let links):
+                    for layer in links.first?.videoLayers ?? [] {
+                        guard let entry = sample.report.entries.first(where: { $0.type == .outboundRTP && $0.rid == layer.rid }),
+                              let chrome = entry.number(series) else { continue }
+                        differences.append(layer.encodedFrameRate - chrome)
+                    }
+                case .subscriberVideoNetworkStatsUpdated(let video):
+                    guard let entry = sample.report.entries.first(where: { $0.type == .inboundRTP && $0.kind == "video" }),
+                          let chrome = entry.number(series) else { continue }
+                    differences.append(video.decodedFrameRate - chrome)
+                default: continue
+                }
+            }
+        }
+        #expect(differences.count >= 20, "the dump has Chrome's \(series) series")
+        #expect(differences.allSatisfy { abs($0) <= 2.5 }, "largest difference \(differences.map(abs).max() ?? 0)")
+        #expect(abs(differences.reduce(0, +)) / Double(max(differences.count, 1)) <= 0.5)
+    }
 }
