@@ -58,16 +58,7 @@ public final class PublisherStatsMonitor: @unchecked Sendable {
                 outgoing = (message.encoded(), sender)
             }
             return callbacks
-        }, dispatch: { delegate, callback in
-            switch callback.event {
-            case .publisherVideoNetworkStatsUpdated(let stats): delegate.publisher(self, videoNetworkStatsUpdated: stats)
-            case .publisherAudioNetworkStatsUpdated(let stats): delegate.publisher(self, audioNetworkStatsUpdated: stats)
-            case .publisherMediaLinkStatsUpdated(let stats): delegate.publisher(self, mediaLinkStatsUpdated: stats)
-            case .publisherVideoQualityChanged(let stats, let reason): delegate.publisher(self, videoQualityChanged: stats, reason: reason)
-            case .publisherNetworkConditionChanged(let stats, let reason): delegate.publisher(self, networkConditionChanged: stats, reason: reason)
-            default: break
-            }
-        })
+        }, dispatch: { delegate, callback in callback.deliver(to: .publisher(delegate, self)) })
         if let outgoing { outgoing.send(outgoing.bytes) }
     }
 

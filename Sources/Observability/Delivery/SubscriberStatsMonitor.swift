@@ -47,17 +47,7 @@ public final class SubscriberStatsMonitor: @unchecked Sendable {
             guard listening else { return [] }
             let sample = StatsSample(time: report.timestamp ?? 0, peer: Self.endpoint.rawValue, peerConnection: peerConnection, report: report)
             return engine.ingest(sample, streams: [binding]).filter { $0.stream == binding.stream }
-        }, dispatch: { delegate, callback in
-            switch callback.event {
-            case .subscriberVideoNetworkStatsUpdated(let stats): delegate.subscriber(self, videoNetworkStatsUpdated: stats)
-            case .subscriberAudioNetworkStatsUpdated(let stats): delegate.subscriber(self, audioNetworkStatsUpdated: stats)
-            case .subscriberMediaLinkStatsUpdated(let stats): delegate.subscriber(self, mediaLinkStatsUpdated: stats)
-            case .subscriberVideoQualityChanged(let stats, let reason): delegate.subscriber(self, videoQualityChanged: stats, reason: reason)
-            case .subscriberNetworkConditionChanged(let stats, let reason): delegate.subscriber(self, networkConditionChanged: stats, reason: reason)
-            case .participantConnectionQualityChanged(let quality): delegate.subscriber(self, didUpdateConnectionQuality: quality)
-            default: break
-            }
-        })
+        }, dispatch: { delegate, callback in callback.deliver(to: .subscriber(delegate, self)) })
     }
 
     /// The latest raw report, unprocessed, as a JSON array (`"[]"` before the first).
