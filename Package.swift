@@ -13,8 +13,13 @@ let package = Package(
     targets: [
         .target(name: "RTCStats"),
         .target(name: "Observability", dependencies: ["RTCStats"]),
-        .target(name: "VideoFrames"),
-        .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability", "VideoFrames"]),
+        // AVX2 kernels Swift cannot compile for one function (issue 15): C, each function with
+        // `__attribute__((target("avx2")))`, chosen at run time; no unsafe flags.
+        .target(name: "CVideoFramesAVX2"),
+        .target(name: "VideoFrames", dependencies: ["CVideoFramesAVX2"]),
+        // libyuv loaded at run time, for the tests and `callscope frames bench`: not a product.
+        .target(name: "VideoFramesReference", dependencies: ["VideoFrames"]),
+        .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability", "VideoFrames", "VideoFramesReference"]),
         .target(
             name: "CallScopeTestSupport",
             dependencies: ["RTCStats", "Observability"],
@@ -29,7 +34,7 @@ let package = Package(
             name: "ObservabilityTests",
             dependencies: ["Observability", "RTCStats", "CallScopeTestSupport"]
         ),
-        .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "RTCStats", "CallScopeTestSupport"]),
+        .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "VideoFramesReference", "RTCStats", "CallScopeTestSupport"]),
     ]
 )
 

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import RTCStats
 import VideoFrames
+import VideoFramesReference
 
 /// `callscope frames`: converts Y4M clips to raw BGRA / NV12, and benchmarks the converters
 /// against libyuv and memcpy in the same run.
