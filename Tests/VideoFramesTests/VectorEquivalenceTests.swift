@@ -94,3 +94,18 @@ struct AVX2EquivalenceTests {
         }
     }
 }
+
+extension AVX2EquivalenceTests {
+    /// Frames wider than a vector step whose widths leave every tail length the AVX2 rows
+    /// handle by overlapping their last step (even widths) or by one copied pixel (odd).
+    @Test(arguments: [32, 34, 62, 63, 64, 65, 66, 95, 97, 126, 1366])
+    func tails(width: Int) throws {
+        var rng = SplitMix64(seed: UInt64(100 + width))
+        for (from, to) in [(PixelFormat.i420, PixelFormat.bgra), (.nv12, .bgra), (.bgra, .i420)] {
+            let source = TestFrame.random(from, width: width, height: 5, padding: width % 7, using: &rng)
+            let reference = try source.converted(to: to, with: FrameConverter(implementation: .reference), padding: 3, paddingFill: 0xAB)
+            let fast = try source.converted(to: to, with: FrameConverter(implementation: .vectorized), padding: 3, paddingFill: 0xAB)
+            #expect(VectorEquivalenceTests.firstDifference(fast, reference) == nil, "\(from)→\(to) width \(width)")
+        }
+    }
+}
