@@ -34,10 +34,11 @@ enum Usage {
           limited. Frames before a truncation are written, then the truncation is reported.
 
       callscope frames bench [--json] [--seconds S]
-          ms per frame of I420 → BGRA and NV12 → BGRA at 720p and 1080p: ours on one thread
-          and on all cores, libyuv (when installed) and a memcpy of the output, in one run,
-          with cached ("hot") and streaming frames; libyuv also restricted to its 128-bit code,
-          the vector width our kernels are compiled for.
+          ms per frame of I420 → BGRA, NV12 → BGRA and BGRA → I420 at 720p and 1080p: ours
+          on one thread (AVX2 kernels where the CPU has them) and on all cores, the Swift SIMD
+          kernels on one thread, libyuv (when installed) and a memcpy of the output, in one
+          run, with cached ("hot") and streaming frames; libyuv also restricted to its 128-bit
+          code. CALLSCOPE_FRAMES_KERNEL=swift makes "ours" the Swift SIMD kernels.
 
       callscope help
           This text.

@@ -33,5 +33,10 @@ struct VectorKernelSelectionTests {
         #endif
         let requested = ProcessInfo.processInfo.environment[Kernel.environmentVariable]
         #expect(Kernel.selected == Kernel.choose(cpu: .current, requested: requested))
+        // Scripts/test.sh runs this suite a second time with CALLSCOPE_FRAMES_KERNEL=swift.
+        if requested == "swift" {
+            #expect(Kernel.selected == .swiftSIMD)
+            #expect(FrameConverter.Kernel(.vectorized) == .swiftSIMD)
+        }
     }
 }

@@ -1,7 +1,8 @@
 /// Converts frames between formats into memory the caller provides, without allocating.
 ///
 /// Supported: I420 → BGRA, NV12 → BGRA, BGRA → I420 (with ``colorSpace``) and I420 → NV12.
-/// The vectorised implementations and the scalar reference produce identical bytes; results are
+/// The vectorised implementations (AVX2 where the CPU has it, see ``VectorKernel``; the Swift
+/// SIMD kernels elsewhere) and the scalar reference produce identical bytes; results are
 /// within ±1 of the exact BT.601 / BT.709 conversion (see ``YUVColorSpace/rgb(y:u:v:)``).
 ///
 /// ```swift
