@@ -32,16 +32,15 @@ CVF_AVX2_INLINE __m256i word_pair(int16_t low, int16_t high) {
 }
 
 CVF_AVX2_INLINE Constants constants(const CVFRGBToYUVCoefficients *k) {
-    // The biases ride on the constant 256 that replaces alpha: luma's (y_offset << 15) + 2^14
-    // is 256 * ((y_offset << 7) + 64); a block's four 256s times 16448 are chroma's
-    // (128 << 17) + 2^16. Both multipliers fit 16 bits.
+    // The biases ride on the constant 256 that replaces alpha: luma's is 256 times a 16-bit
+    // multiplier, chroma's (a block has four 256s) 1024 times one.
     Constants c;
     c.y_blue_red = word_pair(k->yb, k->yr);
-    c.y_green = word_pair(k->yg, (int16_t)((k->y_offset << 7) + 64));
+    c.y_green = word_pair(k->yg, (int16_t)(k->luma_bias / 256));
     c.u_blue_red = word_pair(k->ub, (int16_t)-k->ur);
-    c.u_green = word_pair((int16_t)-k->ug, 16448);
+    c.u_green = word_pair((int16_t)-k->ug, (int16_t)(k->chroma_bias / 1024));
     c.v_blue_red = word_pair((int16_t)-k->vb, k->vr);
-    c.v_green = word_pair((int16_t)-k->vg, 16448);
+    c.v_green = word_pair((int16_t)-k->vg, (int16_t)(k->chroma_bias / 1024));
     return c;
 }
 

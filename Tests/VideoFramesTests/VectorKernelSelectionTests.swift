@@ -40,3 +40,15 @@ struct VectorKernelSelectionTests {
         }
     }
 }
+
+/// What the AVX2 BGRA → I420 kernel assumes of the biases it is given (it multiplies them in as
+/// 256 and 1024 times a 16-bit multiplier).
+@Suite("AVX2 kernel constants")
+struct AVX2ConstantsTests {
+    @Test(arguments: YUVColorSpace.all)
+    func biasesFitTheConstantLane(space: YUVColorSpace) {
+        let k = RGBToYUVCoefficients(space)
+        #expect(k.lumaBias % 256 == 0 && k.lumaBias / 256 <= Int32(Int16.max))
+        #expect(RGBToYUVCoefficients.chromaBias % 1024 == 0 && RGBToYUVCoefficients.chromaBias / 1024 <= Int32(Int16.max))
+    }
+}

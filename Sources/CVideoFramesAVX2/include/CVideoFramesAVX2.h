@@ -25,10 +25,12 @@ typedef struct CVFYUVToRGBCoefficients {
     int16_t r_bias, g_bias, b_bias;
 } CVFYUVToRGBCoefficients;
 
-/// The integer RGB -> YUV formula's constants (see Swift's `RGBToYUVCoefficients`).
+/// The integer RGB -> YUV formula's constants (see Swift's `RGBToYUVCoefficients`): the
+/// multipliers and the biases added to the luma and chroma sums (multiples of 256 and 1024
+/// whose quotients fit 16 bits, as the kernel needs).
 typedef struct CVFRGBToYUVCoefficients {
     int16_t yb, yg, yr, ub, ug, ur, vb, vg, vr;
-    int32_t y_offset;
+    int32_t luma_bias, chroma_bias;
 } CVFRGBToYUVCoefficients;
 
 /// 1 when this CPU and the operating system run AVX2 code, else 0.

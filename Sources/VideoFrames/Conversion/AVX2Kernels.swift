@@ -15,7 +15,8 @@ enum AVX2Kernels {
 
     /// The C form of the RGB → YUV constants.
     static func cCoefficients(_ k: RGBToYUVCoefficients) -> CVFRGBToYUVCoefficients {
-        CVFRGBToYUVCoefficients(yb: k.yb, yg: k.yg, yr: k.yr, ub: k.ub, ug: k.ug, ur: k.ur, vb: k.vb, vg: k.vg, vr: k.vr, y_offset: k.yOffset)
+        CVFRGBToYUVCoefficients(yb: k.yb, yg: k.yg, yr: k.yr, ub: k.ub, ug: k.ug, ur: k.ur, vb: k.vb, vg: k.vg, vr: k.vr,
+                                luma_bias: k.lumaBias, chroma_bias: RGBToYUVCoefficients.chromaBias)
     }
 
     /// I420 / NV12 → BGRA: the luma rows of chroma rows `chromaRows`.
