@@ -14,7 +14,8 @@
 ///
 /// Speed: every multiply-add is one `pmaddwd` on x86-64 (see `SIMDLanes.swift`); this path runs
 /// at about 1.9x the time of libyuv's 128-bit code and 3.3x its AVX2 code (hot cache, one
-/// thread; it is the custom-video-source direction, off the Picture in Picture path).
+/// thread; it is the custom-video-source direction, off the Picture in Picture path). On x86-64
+/// CPUs with AVX2 the C kernel of `CVideoFramesAVX2` runs instead (see `AVX2Kernels`).
 enum BGRAToI420Kernel {
     /// The coefficients laid out for the multiply-adds, made once per conversion.
     struct Constants {
