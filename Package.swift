@@ -17,14 +17,19 @@ let package = Package(
     targets: [
         .target(name: "RTCStats"),
         .target(name: "Observability", dependencies: ["RTCStats"]),
-        .target(name: "VideoFrames"),
+        // AVX2 kernels Swift cannot compile for one function (issue 15): C, each function with
+        // `__attribute__((target("avx2")))`, chosen at run time; no unsafe flags.
+        .target(name: "CVideoFramesAVX2"),
+        .target(name: "VideoFrames", dependencies: ["CVideoFramesAVX2"]),
+        // libyuv loaded at run time, for the tests and `callscope frames bench`: not a product.
+        .target(name: "VideoFramesReference", dependencies: ["VideoFrames"]),
         .target(name: "CallScopeReplay", dependencies: ["Observability", "RTCStats"]),
         // Discoverability: the portable part (crypto, STUN codec, state machine; no I/O, no clock)
         // and the platform part (POSIX sockets, the clock) that runs the probes.
         .target(name: "Connectivity"),
         .target(name: "ConnectivityProbe", dependencies: ["Connectivity"]),
         .target(name: "CallScopeExport", dependencies: ["Observability"]),
-        .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability", "CallScopeReplay", "CallScopeExport", "VideoFrames", "Connectivity", "ConnectivityProbe"]),
+        .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability", "CallScopeReplay", "CallScopeExport", "VideoFrames", "VideoFramesReference", "Connectivity", "ConnectivityProbe"]),
         .target(
             name: "CallScopeTestSupport",
             dependencies: ["RTCStats", "Observability"],
@@ -41,7 +46,7 @@ let package = Package(
         ),
         .testTarget(name: "CommandLineTests", dependencies: ["callscope", "RTCStats", "CallScopeTestSupport"]),
         .testTarget(name: "CallScopeExportTests", dependencies: ["CallScopeExport", "Observability", "RTCStats"]),
-        .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "RTCStats", "CallScopeTestSupport"]),
+        .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "VideoFramesReference", "RTCStats", "CallScopeTestSupport"]),
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "ConnectivityProbe", "CallScopeTestSupport"]),
     ]
 )

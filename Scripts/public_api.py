@@ -15,7 +15,11 @@ MODULES_FILE = os.path.join(ROOT, "API", "modules.txt")
 
 def listing(module, modules_dir, out_dir):
     target = f"{platform.machine()}-unknown-linux-gnu"
-    subprocess.run(["swift-symbolgraph-extract", "-module-name", module, "-I", modules_dir, "-target", target,
+    # C targets (the SIMD kernels) are found through the module maps SwiftPM generated.
+    c_modules = []
+    for module_map in sorted(glob.glob(os.path.join(os.path.dirname(modules_dir), "*.build", "module.modulemap"))):
+        c_modules += ["-Xcc", f"-fmodule-map-file={module_map}"]
+    subprocess.run(["swift-symbolgraph-extract", "-module-name", module, "-I", modules_dir, "-target", target, *c_modules,
                     "-minimum-access-level", "public", "-skip-synthesized-members", "-output-dir", out_dir],
                    check=True, stdout=subprocess.DEVNULL)
     lines = set()

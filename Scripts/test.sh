@@ -31,6 +31,8 @@ swift build -Xswiftc -warnings-as-errors
 # The public API must match the checked-in listing (API/): a change to it is deliberate.
 python3 Scripts/public_api.py --check
 swift test -Xswiftc -warnings-as-errors
+# The switch that forces the Swift SIMD frame kernels, read at process start (about 1 s).
+CALLSCOPE_FRAMES_KERNEL=swift swift test --skip-build --filter VectorKernelSelectionTests
 # The README's main job must work on the shipped recording.
 swift run callscope replay >/dev/null
 frames_out="$(mktemp)"

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import RTCStats
 import VideoFrames
+import VideoFramesReference
 
 /// `callscope frames`: converts Y4M clips to raw BGRA / NV12, and benchmarks the converters
 /// against libyuv and memcpy in the same run.
@@ -16,8 +17,10 @@ struct FramesCommand: Command {
 
     callscope frames bench [--json] [--seconds S]
         ms per frame of I420 → BGRA, NV12 → BGRA and BGRA → I420 at 720p and 1080p: ours on one
-        thread and on all cores, libyuv (when installed) and a memcpy of the output, in one run,
-        with cached ("hot") and streaming frames; libyuv also restricted to its 128-bit code.
+        thread (AVX2 kernels where the CPU has them) and on all cores, the Swift SIMD kernels on
+        one thread, libyuv (when installed) and a memcpy of the output, in one run, with cached
+        ("hot") and streaming frames; libyuv also restricted to its 128-bit code.
+        CALLSCOPE_FRAMES_KERNEL=swift makes "ours" the Swift SIMD kernels.
     """
 
     enum Action {
@@ -118,10 +121,11 @@ struct FramesCommand: Command {
     }
 }
 
-/// `callscope frames bench`: ms per frame at 720p and 1080p for our I420/NV12 → BGRA (one
-/// thread, then all cores), libyuv's `I420ToARGBMatrix` / `NV12ToARGBMatrix` and a memcpy of
-/// the output, measured in the same run on the same frames; libyuv a second time restricted to
-/// its 128-bit code (SSSE3), the vector width our kernels are compiled for. Two regimes: "hot", the same
+/// `callscope frames bench`: ms per frame at 720p and 1080p for our I420/NV12 → BGRA and
+/// BGRA → I420 (one thread, then all cores; the Swift SIMD kernels on one thread beside the
+/// run-time-selected ones), libyuv's `I420ToARGBMatrix` / `NV12ToARGBMatrix` / `ARGBToI420`
+/// and a memcpy of the output, measured in the same run on the same frames; libyuv a second
+/// time restricted to its 128-bit code (SSSE3), the Swift kernels' vector width. Two regimes: "hot", the same
 /// buffers every time (they stay in cache), and "streaming", frames taken in turn from a set
 /// larger than the last-level cache, as frames arriving from a decoder are.
 struct FramesBench {
@@ -129,7 +133,7 @@ struct FramesBench {
 
     struct Row {
         var size: String, path: String, regime: String
-        var ours = 0.0, oursThreads = 0.0, libyuv: Double?, libyuv128: Double?, memcpy = 0.0
+        var ours = 0.0, oursThreads = 0.0, oursSwift = 0.0, libyuv: Double?, libyuv128: Double?, memcpy = 0.0
         var maxDifference: Int?
     }
 
@@ -149,14 +153,15 @@ struct FramesBench {
             return
         }
         print("callscope frames bench — ms per frame, BT.601 limited (\(Self.machine()); libyuv: \(library?.path ?? "not found"))")
-        print("size   path        regime       ours  ours×\(threads)   libyuv   memcpy  ours/libyuv  ours/memcpy  libyuv/memcpy  libyuv128  ours/libyuv128  max|ours−libyuv|")
+        print("ours: the \(FrameConverter.VectorKernel.selected.rawValue) kernels (\(FrameConverter.VectorKernel.environmentVariable)=swift forces the Swift SIMD ones); swift: the Swift SIMD kernels")
+        print("size   path        regime       ours  ours×\(threads)    swift   libyuv   memcpy  ours/libyuv  swift/libyuv  ours/memcpy  libyuv/memcpy  libyuv128  ours/libyuv128  max|ours−libyuv|")
         for row in rows {
             let lib = row.libyuv.map { String(format: "%8.3f", $0) } ?? "       –"
-            let ratio = row.libyuv.map { String(format: "%12.2f", row.ours / $0) } ?? "           –"
+            let ratio = row.libyuv.map { String(format: "%12.2f %13.2f", row.ours / $0, row.oursSwift / $0) } ?? "           –              –"
             let narrow = row.libyuv128.map { String(format: "%11.3f %15.2f", $0, row.ours / $0) } ?? "          – " + "              –"
             let libRatio = row.libyuv.map { String(format: "%14.2f", $0 / row.memcpy) } ?? "             –"
             let diff = row.maxDifference.map { String($0) } ?? "–"
-            print(Self.pad(row.size, 6) + " " + Self.pad(row.path, 11) + " " + Self.pad(row.regime, 9) + String(format: " %7.3f %7.3f ", row.ours, row.oursThreads) + lib
+            print(Self.pad(row.size, 6) + " " + Self.pad(row.path, 11) + " " + Self.pad(row.regime, 9) + String(format: " %7.3f %7.3f %8.3f ", row.ours, row.oursThreads, row.oursSwift) + lib
                   + String(format: " %8.3f ", row.memcpy) + ratio + String(format: " %12.2f", row.ours / row.memcpy) + libRatio + narrow + "  \(diff)")
         }
     }
@@ -170,6 +175,7 @@ struct FramesBench {
         var copies = destinations
         let single = FrameConverter(colorSpace: .bt601Limited, parallelism: .none)
         let parallel = FrameConverter(colorSpace: .bt601Limited, parallelism: .automatic)
+        let swiftSIMD = FrameConverter(colorSpace: .bt601Limited, implementation: .swiftSIMD, parallelism: .none)
         var next = 0
         func step(_ body: (VideoFrame, MutableVideoFrame) throws -> Void) {
             next = (next + 1) % count
@@ -178,12 +184,13 @@ struct FramesBench {
             }
         }
         var row = Row(size: size, path: "\(format.rawValue)→\(target.rawValue)", regime: regime)
-        var best = [Double](repeating: .infinity, count: 5)
+        var best = [Double](repeating: .infinity, count: 6)
         let bytes = destinations[0].storage.count
         let libraryHasIt = library?.supports(from: format, to: target, colorSpace: .bt601Limited) ?? false
         for _ in 0..<5 {
             best[0] = min(best[0], time { step { try single.convert($0, into: $1) } })
             best[1] = min(best[1], time { step { try parallel.convert($0, into: $1) } })
+            best[5] = min(best[5], time { step { try swiftSIMD.convert($0, into: $1) } })
             if let library, libraryHasIt {
                 best[2] = min(best[2], time { step { try library.convert($0, into: $1, colorSpace: .bt601Limited) } })
                 if library.canRestrictVectorWidth {
@@ -196,7 +203,7 @@ struct FramesBench {
                 copies[next].withUnsafeMutableBytes { to in from.withUnsafeBytes { to.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: bytes) } }
             })
         }
-        (row.ours, row.oursThreads, row.memcpy) = (best[0], best[1], best[3])
+        (row.ours, row.oursThreads, row.oursSwift, row.memcpy) = (best[0], best[1], best[5], best[3])
         if let library, libraryHasIt {
             row.libyuv = best[2]
             row.libyuv128 = library.canRestrictVectorWidth ? best[4] : nil
@@ -257,7 +264,7 @@ struct FramesBench {
                 let key = path.replacingOccurrences(of: "→", with: "_to_")
                 var regimes: [String] = []
                 for row in rows where row.size == size && row.path == path {
-                    regimes.append("\"\(row.regime)\":{\"ours_ms\":\(number(row.ours)),\"ours_threads_ms\":\(number(row.oursThreads)),\"libyuv_ms\":\(number(row.libyuv)),\"memcpy_ms\":\(number(row.memcpy)),\"ours_over_libyuv\":\(number(row.libyuv.map { row.ours / $0 })),\"libyuv_ssse3_ms\":\(number(row.libyuv128)),\"ours_over_libyuv_ssse3\":\(number(row.libyuv128.map { row.ours / $0 })),\"ours_over_memcpy\":\(number(row.ours / row.memcpy)),\"max_abs_diff_vs_libyuv\":\(row.maxDifference.map(String.init) ?? "null")}")
+                    regimes.append("\"\(row.regime)\":{\"ours_ms\":\(number(row.ours)),\"ours_threads_ms\":\(number(row.oursThreads)),\"libyuv_ms\":\(number(row.libyuv)),\"memcpy_ms\":\(number(row.memcpy)),\"ours_over_libyuv\":\(number(row.libyuv.map { row.ours / $0 })),\"ours_swift_simd_ms\":\(number(row.oursSwift)),\"ours_swift_simd_over_libyuv\":\(number(row.libyuv.map { row.oursSwift / $0 })),\"libyuv_ssse3_ms\":\(number(row.libyuv128)),\"ours_over_libyuv_ssse3\":\(number(row.libyuv128.map { row.ours / $0 })),\"ours_over_memcpy\":\(number(row.ours / row.memcpy)),\"max_abs_diff_vs_libyuv\":\(row.maxDifference.map(String.init) ?? "null")}")
                 }
                 let hot = rows.first { $0.size == size && $0.path == path && $0.regime == "hot" }!
                 paths.append("\"\(key)\":{\"ours_ms\":\(number(hot.ours)),\"ours_threads_ms\":\(number(hot.oursThreads)),\"libyuv_ms\":\(number(hot.libyuv)),\"memcpy_ms\":\(number(hot.memcpy)),\(regimes.joined(separator: ","))}")
@@ -265,7 +272,7 @@ struct FramesBench {
             sizes.append("\"\(size)\":{\(paths.joined(separator: ","))}")
         }
         let path = library.map { "\"\($0.path)\"" } ?? "null"
-        return "{\(sizes.joined(separator: ",")),\"threads\":\(threads),\"libyuv\":\(path),\"color_space\":\"bt601-limited\",\"machine\":\"\(machine())\"}"
+        return "{\(sizes.joined(separator: ",")),\"threads\":\(threads),\"libyuv\":\(path),\"color_space\":\"bt601-limited\",\"kernel\":\"\(FrameConverter.VectorKernel.selected.rawValue)\",\"machine\":\"\(machine())\"}"
     }
 
     static func machine() -> String {
@@ -276,7 +283,7 @@ struct FramesBench {
             model = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         #if arch(x86_64)
-        let arch = "x86_64, Swift code compiled for baseline SSE2"
+        let arch = "x86_64, Swift code compiled for baseline SSE2, AVX2 kernels in C chosen at run time"
         #elseif arch(arm64)
         let arch = "arm64"
         #else

@@ -1,5 +1,6 @@
 import Testing
 @testable import VideoFrames
+import VideoFramesReference
 
 /// Side by side with libyuv, the reference implementation, where it can be loaded (`libyuv0`
 /// on Debian). Where it cannot, these tests are skipped and the skip names the reason.

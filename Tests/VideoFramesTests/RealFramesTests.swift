@@ -3,6 +3,7 @@ import Foundation
 import RTCStats
 import Testing
 @testable import VideoFrames
+import VideoFramesReference
 
 /// Frames decoded by libwebrtc in real calls made by the rig (`Rig/record.py --frames`): the
 /// publisher's camera was a NASA photograph (public domain, from scikit-image's sample data) or

@@ -14,7 +14,8 @@
 ///
 /// Speed: every multiply-add is one `pmaddwd` on x86-64 (see `SIMDLanes.swift`); this path runs
 /// at about 1.9x the time of libyuv's 128-bit code and 3.3x its AVX2 code (hot cache, one
-/// thread; it is the custom-video-source direction, off the Picture in Picture path).
+/// thread; it is the custom-video-source direction, off the Picture in Picture path). On x86-64
+/// CPUs with AVX2 the C kernel of `CVideoFramesAVX2` runs instead (see `AVX2Kernels`).
 enum BGRAToI420Kernel {
     /// The coefficients laid out for the multiply-adds, made once per conversion.
     struct Constants {
@@ -28,14 +29,14 @@ enum BGRAToI420Kernel {
             // Green comes in twice per pixel ([G, G]), its coefficient split over both lanes: with
             // a zero in one lane the compiler drops that product and no longer emits `pmaddwd`.
             yGreen = Self.split(k.yg)
-            yBias = SIMD4(repeating: (k.yOffset << 15) + (1 << 14))
+            yBias = SIMD4(repeating: k.lumaBias)
             // Chroma lanes after the block sums: [ΣB, ΣR, …, …] and [ΣG, ΣG, …, …] per block, the
             // leftover lanes weighted zero.
             uBlueRed = Int16x8(k.ub, -k.ur, 0, 0, k.ub, -k.ur, 0, 0)
             uGreen = Self.halves(-k.ug)
             vBlueRed = Int16x8(-k.vb, k.vr, 0, 0, -k.vb, k.vr, 0, 0)
             vGreen = Self.halves(-k.vg)
-            chromaBias = SIMD4(repeating: (128 << 17) + (1 << 16))
+            chromaBias = SIMD4(repeating: RGBToYUVCoefficients.chromaBias)
         }
 
         /// `c` split over the two lanes of each block, leftover lanes zero.

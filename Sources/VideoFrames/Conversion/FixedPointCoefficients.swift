@@ -110,17 +110,23 @@ struct RGBToYUVCoefficients: Sendable, Hashable {
             Int32(space.lumaOffset))
     }
 
+    /// The constant added to a luma sum: `yOffset << 15` and a half for rounding.
+    var lumaBias: Int32 { (yOffset << 15) + (1 << 14) }
+
+    /// The constant added to a chroma sum: `128 << 17` and a half for rounding.
+    static let chromaBias: Int32 = (128 << 17) + (1 << 16)
+
     /// Y of one pixel.
     @inline(__always)
     func luma(b: Int32, g: Int32, r: Int32) -> UInt8 {
-        UInt8(clamping: (Int32(yb) * b + Int32(yg) * g + Int32(yr) * r + (yOffset << 15) + (1 << 14)) >> 15)
+        UInt8(clamping: (Int32(yb) * b + Int32(yg) * g + Int32(yr) * r + lumaBias) >> 15)
     }
 
     /// U and V of a block whose channel sums (four times the average) are `b`, `g`, `r`.
     @inline(__always)
     func chroma(b: Int32, g: Int32, r: Int32) -> (u: UInt8, v: UInt8) {
-        let u = Int32(ub) * b - Int32(ug) * g - Int32(ur) * r + (128 << 17) + (1 << 16)
-        let v = Int32(vr) * r - Int32(vg) * g - Int32(vb) * b + (128 << 17) + (1 << 16)
+        let u = Int32(ub) * b - Int32(ug) * g - Int32(ur) * r + Self.chromaBias
+        let v = Int32(vr) * r - Int32(vg) * g - Int32(vb) * b + Self.chromaBias
         return (UInt8(clamping: u >> 17), UInt8(clamping: v >> 17))
     }
 }

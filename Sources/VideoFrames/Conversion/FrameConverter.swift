@@ -1,7 +1,8 @@
 /// Converts frames between formats into memory the caller provides, without allocating.
 ///
 /// Supported: I420 → BGRA, NV12 → BGRA, BGRA → I420 (with ``colorSpace``) and I420 → NV12.
-/// The vectorised implementation and the scalar reference produce identical bytes; results are
+/// The vectorised implementations (AVX2 where the CPU has it, see ``VectorKernel``; the Swift
+/// SIMD kernels elsewhere) and the scalar reference produce identical bytes; results are
 /// within ±1 of the exact BT.601 / BT.709 conversion (see ``YUVColorSpace/rgb(y:u:v:)``).
 ///
 /// ```swift
@@ -11,8 +12,11 @@
 public struct FrameConverter: Sendable, Hashable {
     /// Which code computes the pixels.
     public enum Implementation: String, Sendable, Hashable, CaseIterable {
-        /// SIMD kernels, 16 pixels at a time (the default).
+        /// The fastest vector kernels this CPU runs (the default): AVX2 on x86-64 CPUs that have
+        /// it, the Swift SIMD kernels elsewhere; see ``VectorKernel/selected``.
         case vectorized
+        /// The Swift SIMD kernels, 16 pixels at a time, whatever the CPU.
+        case swiftSIMD
         /// One pixel at a time: the definition the vectorised kernels are tested against.
         case reference
     }
@@ -57,34 +61,60 @@ public struct FrameConverter: Sendable, Hashable {
         let chromaRows = PixelFormat.chromaSize(source.height)
         var threads = 1
         if case .threads(let count) = parallelism, source.width * source.height >= Self.parallelMinimumPixels { threads = count }
-        let vectorized = implementation == .vectorized
+        let kernel = Kernel(implementation)
         switch (source.format, destination.format) {
         case (.i420, .bgra), (.nv12, .bgra):
             let k = YUVToRGBCoefficients(colorSpace)
-            let constants = YUVToBGRAKernel.Constants(k)
-            RowBands.run(chromaRows: chromaRows, threads: threads) { rows in
-                if vectorized {
-                    YUVToBGRAKernel.convert(source, destination, constants, chromaRows: rows)
-                } else {
-                    ReferenceKernels.yuvToBGRA(source, destination, k, chromaRows: rows)
-                }
+            switch kernel {
+            case .avx2:
+                #if arch(x86_64)
+                let ck = AVX2Kernels.cCoefficients(k)
+                RowBands.run(chromaRows: chromaRows, threads: threads) { AVX2Kernels.yuvToBGRA(source, destination, ck, chromaRows: $0) }
+                #else
+                preconditionFailure("AVX2 is selected only on x86-64")
+                #endif
+            case .swiftSIMD:
+                let constants = YUVToBGRAKernel.Constants(k)
+                RowBands.run(chromaRows: chromaRows, threads: threads) { YUVToBGRAKernel.convert(source, destination, constants, chromaRows: $0) }
+            case .reference:
+                RowBands.run(chromaRows: chromaRows, threads: threads) { ReferenceKernels.yuvToBGRA(source, destination, k, chromaRows: $0) }
             }
         case (.bgra, .i420):
             let k = RGBToYUVCoefficients(colorSpace)
-            RowBands.run(chromaRows: chromaRows, threads: threads) { rows in
-                if vectorized {
-                    BGRAToI420Kernel.convert(source, destination, k, chromaRows: rows)
-                } else {
-                    ReferenceKernels.bgraToI420(source, destination, k, chromaRows: rows)
-                }
+            switch kernel {
+            case .avx2:
+                #if arch(x86_64)
+                let ck = AVX2Kernels.cCoefficients(k)
+                RowBands.run(chromaRows: chromaRows, threads: threads) { AVX2Kernels.bgraToI420(source, destination, k, ck, chromaRows: $0) }
+                #else
+                preconditionFailure("AVX2 is selected only on x86-64")
+                #endif
+            case .swiftSIMD:
+                RowBands.run(chromaRows: chromaRows, threads: threads) { BGRAToI420Kernel.convert(source, destination, k, chromaRows: $0) }
+            case .reference:
+                RowBands.run(chromaRows: chromaRows, threads: threads) { ReferenceKernels.bgraToI420(source, destination, k, chromaRows: $0) }
             }
         default:
+            // A copy and an interleave: memory-bound, so the Swift SIMD kernel on every CPU.
             RowBands.run(chromaRows: chromaRows, threads: threads) { rows in
-                if vectorized {
+                if kernel != .reference {
                     I420ToNV12Kernel.convert(source, destination, chromaRows: rows)
                 } else {
                     ReferenceKernels.i420ToNV12(source, destination, chromaRows: rows)
                 }
+            }
+        }
+    }
+
+    /// The code that runs one conversion.
+    enum Kernel {
+        case avx2, swiftSIMD, reference
+
+        init(_ implementation: Implementation) {
+            switch implementation {
+            case .vectorized: self = VectorKernel.selected == .avx2 ? .avx2 : .swiftSIMD
+            case .swiftSIMD: self = .swiftSIMD
+            case .reference: self = .reference
             }
         }
     }

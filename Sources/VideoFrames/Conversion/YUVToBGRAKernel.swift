@@ -1,4 +1,5 @@
-/// The vector I420 / NV12 → BGRA converter: 16 pixels of a row per step.
+/// The vector I420 / NV12 → BGRA converter: 16 pixels of a row per step. (On x86-64 CPUs with
+/// AVX2 the 32-pixel C kernel of `CVideoFramesAVX2` runs instead, see `AVX2Kernels`.)
 ///
 /// It computes exactly ``YUVToRGBCoefficients``'s formula in 16-bit lanes, so its output equals
 /// ``ReferenceKernels`` byte for byte; the pixels right of the last multiple of 16 are done by

@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import VideoFrames
 
 /// libyuv, the reference implementation of these conversions, loaded at run time with `dlopen`
 /// when the machine has it (`libyuv.so.0`, `libyuv.so`, `libyuv.dylib`), for side-by-side

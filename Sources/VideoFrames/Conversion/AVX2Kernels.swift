@@ -1,0 +1,58 @@
+#if arch(x86_64)
+import CVideoFramesAVX2
+
+/// The AVX2 kernels of `CVideoFramesAVX2`, called on the frame views. Call only when
+/// ``FrameConverter/VectorKernel/selected`` is `.avx2`.
+///
+/// The constants come from ``YUVToRGBCoefficients`` and ``RGBToYUVCoefficients``, the one
+/// definition of the formulas; the C kernels are bit-exact against ``ReferenceKernels``
+/// (`VectorEquivalenceTests`), including the right-edge pixels that do not fill a vector.
+enum AVX2Kernels {
+    /// The C form of the YUV → RGB constants.
+    static func cCoefficients(_ k: YUVToRGBCoefficients) -> CVFYUVToRGBCoefficients {
+        CVFYUVToRGBCoefficients(y_mul: k.yMul, rv: k.rv, gu: k.gu, gv: k.gv, bu: k.bu, r_bias: k.rBias, g_bias: k.gBias, b_bias: k.bBias)
+    }
+
+    /// The C form of the RGB → YUV constants.
+    static func cCoefficients(_ k: RGBToYUVCoefficients) -> CVFRGBToYUVCoefficients {
+        CVFRGBToYUVCoefficients(yb: k.yb, yg: k.yg, yr: k.yr, ub: k.ub, ug: k.ug, ur: k.ur, vb: k.vb, vg: k.vg, vr: k.vr,
+                                luma_bias: k.lumaBias, chroma_bias: RGBToYUVCoefficients.chromaBias)
+    }
+
+    /// I420 / NV12 → BGRA: the luma rows of chroma rows `chromaRows`.
+    static func yuvToBGRA(_ source: VideoFrame, _ destination: MutableVideoFrame, _ k: CVFYUVToRGBCoefficients, chromaRows: Range<Int>) {
+        let first = 2 * chromaRows.lowerBound, end = min(2 * chromaRows.upperBound, source.height)
+        guard first < end else { return }
+        let (y, c1, d) = (source.plane0, source.plane1, destination.plane0)
+        let yBase = y.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let c1Base = c1.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let dBase = d.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        withUnsafePointer(to: k) { k in
+            if source.format == .nv12 {
+                cvf_avx2_nv12_to_bgra(yBase, y.stride, c1Base, c1.stride, dBase, d.stride, source.width, first, end, k)
+            } else {
+                let c2 = source.plane2
+                cvf_avx2_i420_to_bgra(yBase, y.stride, c1Base, c1.stride, c2.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), c2.stride,
+                                      dBase, d.stride, source.width, first, end, k)
+            }
+        }
+    }
+
+    /// BGRA → I420: chroma rows `chromaRows` and the luma rows they cover; the last row of an
+    /// odd height (a chroma row of one luma row) goes to the reference.
+    static func bgraToI420(_ source: VideoFrame, _ destination: MutableVideoFrame, _ k: RGBToYUVCoefficients, _ ck: CVFRGBToYUVCoefficients, chromaRows: Range<Int>) {
+        let pairs = chromaRows.lowerBound..<min(chromaRows.upperBound, source.height / 2)
+        if !pairs.isEmpty {
+            let (s, y, u, v) = (source.plane0, destination.plane0, destination.plane1, destination.plane2)
+            func bytes(_ plane: MutableVideoPlane) -> UnsafeMutablePointer<UInt8> { plane.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) }
+            withUnsafePointer(to: ck) { ck in
+                cvf_avx2_bgra_to_i420(s.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), s.stride, bytes(y), y.stride, bytes(u), u.stride, bytes(v), v.stride,
+                                      source.width, pairs.lowerBound, pairs.upperBound, ck)
+            }
+        }
+        for chromaRow in max(pairs.upperBound, chromaRows.lowerBound)..<chromaRows.upperBound {
+            ReferenceKernels.bgraToI420(source, destination, k, chromaRow: chromaRow, chromaColumns: 0..<PixelFormat.chromaSize(source.width))
+        }
+    }
+}
+#endif
