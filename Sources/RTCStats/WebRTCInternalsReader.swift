@@ -45,9 +45,7 @@ public enum WebRTCInternalsReader {
         var typeByID: [String: String] = [:]
         var idOrder: [String] = []
         for member in stats {
-            guard let dash = member.name.lastIndex(of: "-") else { continue }
-            let id = String(member.name[..<dash])
-            let field = String(member.name[member.name.index(after: dash)...])
+            guard let (id, field) = splitSeriesKey(member.name) else { continue }
             guard let encoded = member.value["values"]?.string else { continue }
             guard case .array(let values) = try JSONParser.parse(encoded) else {
                 throw StatsParseError(.unexpectedShape, "series \(member.name): \"values\" is not an encoded array")
@@ -100,6 +98,16 @@ public enum WebRTCInternalsReader {
         return polls.indices.compactMap { index in
             entriesByPoll[index].isEmpty ? nil : StatsSample(time: Double(polls[index]), peer: "local", peerConnection: peerConnection, report: StatsReport(entries: entriesByPoll[index]))
         }
+    }
+
+    /// `<statsId>-<field>`: the field starts after the last `-`, or at `-[` when it is one of
+    /// Chrome's bracketed derived series (`IT01V1-[framesReceived-framesDecoded-framesDropped]`).
+    static func splitSeriesKey(_ key: String) -> (id: String, field: String)? {
+        if key.hasSuffix("]"), let bracket = key.range(of: "-[", options: .backwards) {
+            return (String(key[..<bracket.lowerBound]), String(key[key.index(after: bracket.lowerBound)...]))
+        }
+        guard let dash = key.lastIndex(of: "-") else { return nil }
+        return (String(key[..<dash]), String(key[key.index(after: dash)...]))
     }
 
     /// A time as whole ms, `nil` when it is not a plausible time (non-finite or beyond ±2^53).
