@@ -31,7 +31,50 @@ public enum JSONParser {
 
     /// Parses one complete JSON document held in a string.
     public static func parse(_ text: String) throws(StatsParseError) -> StatsValue {
-        try parse(Array(text.utf8))
+        var copy = text
+        let result = copy.withUTF8 { buffer -> Result<StatsValue, StatsParseError> in
+            do throws(StatsParseError) { return .success(try parse(buffer)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// A JSON array of numbers only (`[1,2.5,-3]`), as doubles without building a value per
+    /// element; `nil` when the text is anything else (the general parser then reads it, and
+    /// explains any error). webrtc-internals series are mostly such arrays.
+    static func parseNumberArray(_ text: String) -> [Double]? {
+        var copy = text
+        return copy.withUTF8 { buffer -> [Double]? in
+            var cursor = Cursor(buffer)
+            cursor.skipWhitespace()
+            guard cursor.position < buffer.count, buffer[cursor.position] == UInt8(ascii: "[") else { return nil }
+            cursor.position += 1
+            var numbers: [Double] = []
+            numbers.reserveCapacity(buffer.count / 4)
+            cursor.skipWhitespace()
+            if cursor.position < buffer.count, buffer[cursor.position] == UInt8(ascii: "]") {
+                cursor.position += 1
+            } else {
+                while true {
+                    cursor.skipWhitespace()
+                    guard cursor.position < buffer.count else { return nil }
+                    let byte = buffer[cursor.position]
+                    guard byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "0") < 10 else { return nil }
+                    guard let number = try? cursor.parseNumber() else { return nil }
+                    numbers.append(number)
+                    cursor.skipWhitespace()
+                    guard cursor.position < buffer.count else { return nil }
+                    if buffer[cursor.position] == UInt8(ascii: ",") {
+                        cursor.position += 1
+                        continue
+                    }
+                    guard buffer[cursor.position] == UInt8(ascii: "]") else { return nil }
+                    cursor.position += 1
+                    break
+                }
+            }
+            cursor.skipWhitespace()
+            return cursor.position == buffer.count ? numbers : nil
+        }
     }
 
     /// Parses the bytes in `buffer`.
@@ -258,8 +301,19 @@ struct Cursor {
     }
 
     mutating func parseEscapedString(from start: Int) throws(StatsParseError) -> String {
-        var scratch = Array(bytes[start..<position])
+        var scratch: [UInt8] = []
+        scratch.reserveCapacity(64)
+        position = start
         while position < bytes.count {
+            // Copy the run up to the next quote, backslash or control byte in one step.
+            let runStart = position
+            while position < bytes.count {
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                position += 1
+            }
+            if position > runStart { scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position])) }
+            guard position < bytes.count else { break }
             let byte = bytes[position]
             position += 1
             switch byte {

@@ -76,8 +76,9 @@ public enum RTCStatsDumpReader {
                 problems.append(error.at(line: line.number))
             }
         }
-        items.sort { $0.time < $1.time }
-        return StatsTimeline(format: .rtcstats, metadata: metadata, items: items, problems: problems)
+        var quality = StatsDataQuality()
+        quality.reordered = items.sortByTime()
+        return StatsTimeline(format: .rtcstats, metadata: metadata, items: items, problems: problems, quality: quality)
     }
 }
 

@@ -28,6 +28,10 @@ enum Usage {
           20, 100 and 300 entries and on a recording replay, beside the JSONSerialization floor
           measured in the same run.
 
+      callscope read-bench [FILE...] [--json] [--seconds S]
+          ms to replay real dumps (reader, then engine) beside node's and Python's plain JSON
+          parse of the same file and every series or line in it, measured in the same run.
+
       callscope frames convert IN.y4m[.gz] --to bgra|nv12 [--matrix bt601|bt709] [--range limited|full] -o OUT
           Converts every frame of a YUV4MPEG2 (4:2:0) clip and writes the frames back to back,
           without padding. --matrix defaults to bt601; --range to the clip's XCOLORRANGE, else

@@ -7,6 +7,7 @@ do {
     switch arguments.first {
     case "replay": try ReplayCommand(arguments: Array(arguments.dropFirst())).run()
     case "bench": try BenchCommand(arguments: Array(arguments.dropFirst())).run()
+    case "read-bench": try ReadBenchCommand(arguments: Array(arguments.dropFirst())).run()
     case "frames": try FramesCommand(arguments: Array(arguments.dropFirst())).run()
     case "evaluate": try EvaluateCommand(arguments: Array(arguments.dropFirst())).run()
     case nil, "help", "-h", "--help": print(Usage.text)
