@@ -23,7 +23,10 @@ public struct StatsDataQuality: Sendable, Hashable {
     public var skipped: [StatsParseError.Code: Int] = [:]
     /// Values dropped from kept lines and series, by reason.
     public var valuesDropped: [DropReason: Int] = [:]
-    /// Lines that came earlier in the file than in time: kept, and put in time order.
+    /// Samples that came after a later sample of the same peer connection (and events after a
+    /// later event of the same peer) in the file: kept, and put in time order. Peers and
+    /// connections interleaving (a recorder writing one peer's lines after the other's) is
+    /// not counted.
     public var reordered = 0
 
     /// An empty summary.
@@ -53,15 +56,24 @@ public struct StatsDataQuality: Sendable, Hashable {
 }
 
 extension Array where Element == TimelineItem {
-    /// Sorts by time, keeping file order among equal times, and returns how many items had
-    /// appeared after a later one.
+    /// Sorts by time, keeping file order among equal times, and returns how many samples had
+    /// appeared after a later sample of their own peer connection (events: of their own peer).
     mutating func sortByTime() -> Int {
-        var latest = -Double.infinity
+        var latest: [String: Double] = [:]
         var reordered = 0
+        var sorted = true
+        var previous = -Double.infinity
         for item in self {
-            if item.time < latest { reordered += 1 } else { latest = item.time }
+            if item.time < previous { sorted = false }
+            previous = Swift.max(previous, item.time)
+            let key: String
+            switch item {
+            case .sample(let sample): key = sample.peer + "\u{0}" + sample.peerConnection
+            case .event(let event): key = event.peer + "\u{1}"
+            }
+            if let last = latest[key], item.time < last { reordered += 1 } else { latest[key] = item.time }
         }
-        guard reordered > 0 else { return 0 }
+        guard !sorted else { return 0 }
         let indexed = enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
         self = indexed.map(\.element)
         return reordered

@@ -84,6 +84,7 @@ struct ReplayCommand {
             }
         }
         if format == .text { printer.printSummary() }
+        FileHandle.standardError.write(Data("callscope: \(file): \(timeline.quality.summaryLine)\n".utf8))
     }
 
     /// The engine a replay of `timeline` runs: the session mode of each peer and the publisher's
