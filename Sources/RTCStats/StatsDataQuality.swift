@@ -24,7 +24,7 @@ public struct StatsDataQuality: Sendable, Hashable {
     /// Values dropped from kept lines and series, by reason.
     public var valuesDropped: [DropReason: Int] = [:]
     /// Samples that came after a later sample of the same peer connection (and events after a
-    /// later event of the same peer) in the file: kept, and put in time order. Peers and
+    /// later event of the same peer connection) in the file: kept, and put in time order. Peers and
     /// connections interleaving (a recorder writing one peer's lines after the other's) is
     /// not counted.
     public var reordered = 0
@@ -57,7 +57,7 @@ public struct StatsDataQuality: Sendable, Hashable {
 
 extension Array where Element == TimelineItem {
     /// Sorts by time, keeping file order among equal times, and returns how many samples had
-    /// appeared after a later sample of their own peer connection (events: of their own peer).
+    /// appeared after a later item of their own kind (sample or event) and peer connection.
     mutating func sortByTime() -> Int {
         var latest: [String: Double] = [:]
         var reordered = 0
@@ -69,7 +69,7 @@ extension Array where Element == TimelineItem {
             let key: String
             switch item {
             case .sample(let sample): key = sample.peer + "\u{0}" + sample.peerConnection
-            case .event(let event): key = event.peer + "\u{1}"
+            case .event(let event): key = event.peer + "\u{1}" + (event.peerConnection ?? "")
             }
             if let last = latest[key], item.time < last { reordered += 1 } else { latest[key] = item.time }
         }
