@@ -15,6 +15,8 @@ let package = Package(
         .target(name: "Observability", dependencies: ["RTCStats"]),
         .target(name: "VideoFrames"),
         .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability", "VideoFrames"]),
+        // libFuzzer targets for every reader (Scripts/fuzz.sh builds it with -sanitize=fuzzer,address).
+        .executableTarget(name: "CallScopeFuzz", dependencies: ["RTCStats", "Observability", "VideoFrames"]),
         .target(
             name: "CallScopeTestSupport",
             dependencies: ["RTCStats", "Observability"],
