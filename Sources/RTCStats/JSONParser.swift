@@ -458,7 +458,9 @@ struct KeyInterner {
         var entry: Int  // index + 1; 0 = empty
     }
 
-    private var slots = [Slot](repeating: Slot(count: 0, head: 0, tail: 0, entry: 0), count: 512)
+    /// Empty until the first key: a parse without objects (a series' number array, most
+    /// rtcstats lines' small values) then costs no table.
+    private var slots: [Slot] = []
     private var strings: [String] = []
     private var knowns: [KnownField?] = []
     private var longKeys: [[UInt8]] = []
@@ -482,6 +484,7 @@ struct KeyInterner {
     mutating func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, KnownField?) {
         let count = bytes.count
         let (head, tail, hash) = KeyInterner.signature(bytes)
+        if slots.isEmpty { slots = [Slot](repeating: Slot(count: 0, head: 0, tail: 0, entry: 0), count: 128) }
         let mask = slots.count - 1
         var index = Int(truncatingIfNeeded: hash) & mask
         while true {
