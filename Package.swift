@@ -30,6 +30,8 @@ let package = Package(
         .target(name: "ConnectivityProbe", dependencies: ["Connectivity"]),
         .target(name: "CallScopeExport", dependencies: ["Observability"]),
         .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability", "CallScopeReplay", "CallScopeExport", "VideoFrames", "VideoFramesReference", "Connectivity", "ConnectivityProbe"]),
+        // libFuzzer targets for every reader (Scripts/fuzz.sh builds it with -sanitize=fuzzer,address).
+        .executableTarget(name: "CallScopeFuzz", dependencies: ["RTCStats", "Observability", "VideoFrames"]),
         .target(
             name: "CallScopeTestSupport",
             dependencies: ["RTCStats", "Observability"],

@@ -8,21 +8,27 @@ public enum Gzip {
 
     /// Decompresses every gzip member in `bytes`, concatenated.
     ///
-    /// A stream that ends early throws ``StatsParseError/Code/truncated`` and keeps what was
-    /// decoded before the damage in the error's message count; use ``decompressPrefix(_:)`` to
-    /// recover it.
-    public static func decompress(_ bytes: [UInt8]) throws(StatsParseError) -> [UInt8] {
-        let (output, error) = decompressPrefix(bytes)
+    /// Throws when the stream is damaged or truncated, when bytes that are not gzip follow it
+    /// (``StatsParseError/Code/trailingData``), or when the output would pass `limits`; use
+    /// ``decompressPrefix(_:limits:)`` to keep what was decoded before the problem.
+    public static func decompress(_ bytes: [UInt8], limits: StatsReadLimits = .unlimited) throws(StatsParseError) -> [UInt8] {
+        let (output, error) = decompressPrefix(bytes, limits: limits)
         if let error { throw error }
         return output
     }
 
     /// Decompresses as much as possible: the bytes decoded, and the error that stopped it, if any.
-    /// A truncated recording still yields every complete line before the cut.
-    public static func decompressPrefix(_ bytes: [UInt8]) -> (output: [UInt8], error: StatsParseError?) {
-        var inflater = Inflater(bytes)
+    /// A truncated recording still yields every complete line before the cut; bytes after the
+    /// last member that are not gzip are reported as ``StatsParseError/Code/trailingData`` with
+    /// the whole output kept.
+    ///
+    /// The limits are enforced while inflating (the output is checked every 256 KiB and at
+    /// every block end), so a gzip bomb stops after at most `limits` plus one block's check
+    /// interval of output, never after expanding in full.
+    public static func decompressPrefix(_ bytes: [UInt8], limits: StatsReadLimits = .unlimited) -> (output: [UInt8], error: StatsParseError?) {
+        var inflater = Inflater(bytes, limits: limits)
         var output: [UInt8] = []
-        output.reserveCapacity(bytes.count * 6)
+        output.reserveCapacity(min(bytes.count.multipliedReportingOverflow(by: 6).partialValue, limits.maximumExpandedBytes, 1 << 30))
         do throws(StatsParseError) {
             repeat {
                 try inflater.readMemberHeader()
@@ -30,6 +36,12 @@ public enum Gzip {
                 try inflater.inflate(into: &output)
                 try inflater.checkTrailer(output[memberStart...])
             } while inflater.hasMoreMembers
+            try inflater.checkLimits(output, final: true)
+            let rest = bytes.count - inflater.position
+            if rest > 0 {
+                let zeros = bytes[inflater.position...].allSatisfy { $0 == 0 }
+                return (output, StatsParseError(.trailingData, "\(rest) byte\(rest == 1 ? "" : "s") after the gzip stream \(zeros ? "(zero padding)" : "that are not gzip") were ignored", offset: inflater.position))
+            }
             return (output, nil)
         } catch {
             return (output, error)
@@ -87,8 +99,45 @@ private struct Inflater {
     var position = 0
     var bitBuffer: UInt32 = 0
     var bitCount = 0
+    let limits: StatsReadLimits
+    /// Output up to here has been checked against the limits; the next check is due at
+    /// `nextCheck` bytes of output.
+    var checkedUpTo = 0
+    var nextCheck = 0
+    /// Where the line being produced started.
+    var lineStart = 0
+    static let checkInterval = 256 << 10
 
-    init(_ input: [UInt8]) { self.input = input }
+    init(_ input: [UInt8], limits: StatsReadLimits) {
+        self.input = input
+        self.limits = limits
+        nextCheck = min(Inflater.checkInterval, limits.maximumExpandedBytes &+ 1)
+    }
+
+    /// Checks the output produced since the last check: its total size and its longest line.
+    mutating func checkLimits(_ output: [UInt8], final: Bool = false) throws(StatsParseError) {
+        if output.count > limits.maximumExpandedBytes {
+            throw StatsParseError(.expandedSizeLimit, "the decompressed data passes \(limits.maximumExpandedBytes) bytes (the configured maximumExpandedBytes; raise it in StatsReadLimits if the file is genuine)", offset: position)
+        }
+        if limits.maximumLineBytes < Int.max {
+            output.withUnsafeBufferPointer { buffer in
+                var index = buffer.count
+                while index > checkedUpTo {
+                    index -= 1
+                    if buffer[index] == 0x0A {
+                        lineStart = index + 1
+                        break
+                    }
+                }
+            }
+            if output.count - lineStart > limits.maximumLineBytes {
+                throw StatsParseError(.lineLengthLimit, "a decompressed line passes \(limits.maximumLineBytes) bytes (the configured maximumLineBytes; raise it in StatsReadLimits if the file is genuine)", offset: position)
+            }
+        }
+        checkedUpTo = output.count
+        let due = output.count + Inflater.checkInterval
+        nextCheck = min(due, limits.maximumExpandedBytes &+ 1)
+    }
 
     var hasMoreMembers: Bool {
         position + 1 < input.count && input[position] == 0x1F && input[position + 1] == 0x8B
@@ -184,6 +233,7 @@ private struct Inflater {
                 try codes(into: &output, literal: literal, distance: distance)
             default: throw StatsParseError(.corruptCompression, "gzip: invalid block type")
             }
+            if output.count >= nextCheck { try checkLimits(output) }
         } while last == 0
     }
 
@@ -220,6 +270,7 @@ private struct Inflater {
 
     mutating func codes(into output: inout [UInt8], literal: Huffman, distance: Huffman) throws(StatsParseError) {
         while true {
+            if output.count >= nextCheck { try checkLimits(output) }
             let symbol = try decode(literal)
             if symbol < 256 {
                 output.append(UInt8(symbol))

@@ -76,39 +76,82 @@ public enum RTCStatsDumpReader {
                 problems.append(error.at(line: line.number))
             }
         }
-        items.sort { $0.time < $1.time }
-        return StatsTimeline(format: .rtcstats, metadata: metadata, items: items, problems: problems)
+        var quality = StatsDataQuality()
+        quality.reordered = items.sortByTime()
+        return StatsTimeline(format: .rtcstats, metadata: metadata, items: items, problems: problems, quality: quality)
     }
 }
 
 /// The full state of one connection's stats, rebuilt from deltas.
+///
+/// Each entry is kept in a mutable form (fields by position, names to positions, each field's
+/// ``KnownField`` looked up once), and its ``StatsEntry`` is rebuilt only when a delta changed
+/// it: most entries of a report do not change from one poll to the next.
 private struct RunningReport {
-    var order: [String] = []
-    var entries: [String: StatsEntry] = [:]
+    private struct RunningEntry {
+        var id: String
+        var type: StatsType
+        var timestamp: Double
+        var fields: [StatsField]
+        var known: [KnownField?]
+        var positions: [String: Int]
+        var built: StatsEntry?
+
+        init(_ entry: StatsEntry) {
+            id = entry.id
+            type = entry.type
+            timestamp = entry.timestamp
+            fields = entry.fields
+            known = fields.map { KnownField(name: $0.name) }
+            var positions: [String: Int] = [:]
+            for (position, field) in fields.enumerated() where positions[field.name] == nil { positions[field.name] = position }
+            self.positions = positions
+            built = entry
+        }
+
+        mutating func entry() -> StatsEntry {
+            if let built { return built }
+            let entry = StatsEntry(id: id, type: type, timestamp: timestamp, fields: fields, known: known)
+            built = entry
+            return entry
+        }
+    }
+
+    /// In first-seen order (the report's order), found by id through `positions`.
+    private var entries: [RunningEntry] = []
+    private var positions: [String: Int] = [:]
 
     mutating func merge(_ delta: [StatsField], lineTime: Double) throws(StatsParseError) {
         for member in delta {
             guard case .object(let fields) = member.value else { continue }
-            if var entry = entries[member.name] {
-                var changes: [StatsField] = []
-                for field in fields {
-                    switch field.name {
-                    case "id": continue
-                    case "type": if let type = field.value.string { entry.type = StatsType(rawValue: type) }
-                    case "timestamp": if let stamp = field.value.number { entry.timestamp = stamp == 0 ? lineTime : stamp }
-                    default: changes.append(field)
+            guard let index = positions[member.name] else {
+                positions[member.name] = entries.count
+                entries.append(RunningEntry(try StatsEntry(fields: fields, fallbackID: member.name, defaultTimestamp: lineTime)))
+                continue
+            }
+            entries[index].built = nil
+            for field in fields {
+                switch field.name {
+                case "id": continue
+                case "type": if let type = field.value.string { entries[index].type = StatsType(rawValue: type) }
+                case "timestamp": if let stamp = field.value.number { entries[index].timestamp = stamp == 0 ? lineTime : stamp }
+                default:
+                    if let position = entries[index].positions[field.name] {
+                        entries[index].fields[position].value = field.value
+                    } else {
+                        entries[index].positions[field.name] = entries[index].fields.count
+                        entries[index].fields.append(field)
+                        entries[index].known.append(KnownField(name: field.name))
                     }
                 }
-                entry.merge(changes)
-                entries[member.name] = entry
-            } else {
-                entries[member.name] = try StatsEntry(fields: fields, fallbackID: member.name, defaultTimestamp: lineTime)
-                order.append(member.name)
             }
         }
     }
 
-    func report() -> StatsReport {
-        StatsReport(entries: order.compactMap { entries[$0] })
+    mutating func report() -> StatsReport {
+        var result: [StatsEntry] = []
+        result.reserveCapacity(entries.count)
+        for index in entries.indices { result.append(entries[index].entry()) }
+        return StatsReport(entries: result)
     }
 }

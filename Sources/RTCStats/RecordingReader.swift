@@ -12,21 +12,24 @@ public enum RecordingReader {
         guard let headerLine = lines.first else {
             throw StatsParseError(.truncated, "the recording is empty")
         }
-        let header: StatsValue
+        var problems: [StatsParseError] = []
+        var header = StatsValue.object([])
         do throws(StatsParseError) {
             header = try JSONParser.parse(headerLine.bytes)
+            guard header["format"]?.string == formatName else {
+                throw StatsParseError(.unknownFormat, "line 1 is not a \(formatName) header (expected \"format\":\"\(formatName)\")", line: headerLine.number)
+            }
         } catch {
-            throw error.at(line: headerLine.number)
-        }
-        guard header["format"]?.string == formatName else {
-            throw StatsParseError(.unknownFormat, "line 1 is not a \(formatName) header (expected \"format\":\"\(formatName)\")", line: headerLine.number)
+            // The lines after it were recognised as recording lines: read them without the
+            // header's settings, and say so.
+            problems.append(StatsParseError(error.code, "the header is damaged (\(error.message)); the lines after it are read without it", line: headerLine.number))
+            header = .object([])
         }
         if let version = header["version"]?.number, version > 1 {
             throw StatsParseError(.unknownFormat, "recording version \(JSONWriter.string(.number(version))) is newer than this reader (1)", line: headerLine.number)
         }
         var items: [TimelineItem] = []
         items.reserveCapacity(lines.count)
-        var problems: [StatsParseError] = []
         for line in lines.dropFirst() {
             do throws(StatsParseError) {
                 if let fast = try JSONParser.parseRecordingLine(document, range: line.bytes.startIndex..<line.bytes.endIndex), let peerConnection = fast.peerConnection {
@@ -38,7 +41,13 @@ public enum RecordingReader {
                 problems.append(error.at(line: line.number))
             }
         }
-        return StatsTimeline(format: .recording, metadata: header.object ?? [], items: items, problems: problems)
+        if items.isEmpty, let headerProblem = problems.first, header.object?.isEmpty ?? true {
+            throw headerProblem
+        }
+        // Lines out of time order (concatenated or merged files) are kept, put in order and counted.
+        var quality = StatsDataQuality()
+        quality.reordered = items.sortByTime()
+        return StatsTimeline(format: .recording, metadata: header.object ?? [], items: items, problems: problems, quality: quality)
     }
 
     static func item(_ line: StatsValue) throws(StatsParseError) -> TimelineItem {

@@ -5,10 +5,12 @@ extension StatsEntry {
     public var kind: String? { value(.kind)?.string ?? value(.mediaType)?.string }
     /// `ssrc` of an RTP stream entry.
     public var ssrc: Double? { value(.ssrc)?.number }
-    /// `mid` of an RTP stream entry.
-    public var mid: String? { value(.mid)?.string }
-    /// `rid` of a simulcast `outbound-rtp` entry.
-    public var rid: String? { value(.rid)?.string }
+    /// `mid` of an RTP stream entry. Read as a string whether the source wrote a string or a
+    /// number (Chrome's webrtc-internals dumps write mid `"1"` as `1`).
+    public var mid: String? { value(.mid)?.identifier }
+    /// `rid` of a simulcast `outbound-rtp` entry, string or number (MS Teams' rids 1/2/3 come
+    /// out of webrtc-internals as numbers).
+    public var rid: String? { value(.rid)?.identifier }
     /// `codecId` of an RTP stream entry.
     public var codecID: String? { value(.codecId)?.string }
     /// `transportId` of an RTP stream or candidate-pair entry.

@@ -83,6 +83,21 @@ public struct StatsEntry: Sendable, Hashable {
         storage = Storage(id: id, type: type, timestamp: timestamp, knownValues: values, knownFields: index, body: .decoded(fields))
     }
 
+    /// An entry whose fields' ``KnownField``s are already known (`known[i]` for `fields[i]`), so
+    /// no name is looked up: the webrtc-internals reader classifies each series once, not once
+    /// per poll.
+    init(id: String, type: StatsType, timestamp: Double, fields: [StatsField], known: [KnownField?]) {
+        var index = KnownFieldIndex()
+        var values: [StatsValue] = []
+        for (position, field) in fields.enumerated() {
+            if let known = known[position], known != .id, known != .type, known != .timestamp, index.position(of: known) == nil {
+                index.record(known, at: values.count)
+                values.append(field.value)
+            }
+        }
+        storage = Storage(id: id, type: type, timestamp: timestamp, knownValues: values, knownFields: index, body: .decoded(fields))
+    }
+
     /// An entry read by the parser: its known values, and its object's bytes for the rest.
     init(id: String, type: StatsType, timestamp: Double, knownValues: [StatsValue], knownFields: KnownFieldIndex, document: JSONDocument, range: Range<Int>) {
         storage = Storage(id: id, type: type, timestamp: timestamp, knownValues: knownValues, knownFields: knownFields, body: .raw(document, range))

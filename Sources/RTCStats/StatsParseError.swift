@@ -18,6 +18,13 @@ public struct StatsParseError: Error, Sendable, Hashable, CustomStringConvertibl
         public static let corruptCompression = Code(rawValue: "corruptCompression")
         /// The input uses a compression this reader does not implement.
         public static let unsupportedCompression = Code(rawValue: "unsupportedCompression")
+        /// Bytes follow the data that belong to no format (e.g. after a gzip stream); the
+        /// data before them was read.
+        public static let trailingData = Code(rawValue: "trailingData")
+        /// Decompression would pass ``StatsReadLimits/maximumExpandedBytes``.
+        public static let expandedSizeLimit = Code(rawValue: "expandedSizeLimit")
+        /// A decompressed line would pass ``StatsReadLimits/maximumLineBytes``.
+        public static let lineLengthLimit = Code(rawValue: "lineLengthLimit")
     }
 
     /// The kind of failure.
@@ -28,6 +35,8 @@ public struct StatsParseError: Error, Sendable, Hashable, CustomStringConvertibl
     public var line: Int?
     /// Byte offset within the line or document, when known.
     public var offset: Int?
+    /// The series it concerns (a webrtc-internals `<statsId>-<field>` key), when it concerns one.
+    public var series: String?
 
     /// Creates an error.
     public init(_ code: Code, _ message: String, line: Int? = nil, offset: Int? = nil) {
@@ -39,9 +48,17 @@ public struct StatsParseError: Error, Sendable, Hashable, CustomStringConvertibl
 
     public var description: String {
         var location = ""
-        if let line { location += "line \(line)" }
+        if let series { location += "series \(series)" }
+        if let line { location += location.isEmpty ? "line \(line)" : ", line \(line)" }
         if let offset { location += location.isEmpty ? "byte \(offset)" : ", byte \(offset)" }
         return location.isEmpty ? message : "\(location): \(message)"
+    }
+
+    /// The same error, attributed to a series.
+    func `in`(series: String) -> StatsParseError {
+        var copy = self
+        copy.series = series
+        return copy
     }
 
     /// The same error, attributed to a line.

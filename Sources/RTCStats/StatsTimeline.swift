@@ -76,15 +76,19 @@ public struct StatsTimeline: Sendable {
     public var metadata: [StatsField]
     /// Samples and events in time order.
     public var items: [TimelineItem]
-    /// Damaged parts that were skipped; the rest was read.
+    /// Damaged parts that were skipped (each with its line or series); the rest was read.
     public var problems: [StatsParseError]
+    /// What was read, skipped and dropped, counted (``StatsDataQuality/summaryLine`` is the
+    /// one-line summary a replay ends with).
+    public var quality: StatsDataQuality
 
     /// Creates a timeline.
-    public init(format: StatsSourceFormat, metadata: [StatsField] = [], items: [TimelineItem], problems: [StatsParseError] = []) {
+    public init(format: StatsSourceFormat, metadata: [StatsField] = [], items: [TimelineItem], problems: [StatsParseError] = [], quality: StatsDataQuality = StatsDataQuality()) {
         self.format = format
         self.metadata = metadata
         self.items = items
         self.problems = problems
+        self.quality = quality
     }
 
     /// Only the samples, in order.
@@ -92,23 +96,33 @@ public struct StatsTimeline: Sendable {
         items.compactMap { if case .sample(let sample) = $0 { sample } else { nil } }
     }
 
-    /// Reads any supported format, detected from content; gzip is undone first.
+    /// Reads any supported format, detected from content; gzip is undone first (within
+    /// `limits`), and a UTF-8 byte order mark is skipped.
     ///
-    /// Throws only when nothing usable can be read; damaged lines of line-oriented formats are
-    /// skipped and listed in ``problems``.
-    public static func read(_ bytes: [UInt8]) throws(StatsParseError) -> StatsTimeline {
+    /// Throws only when nothing usable can be read; damaged lines of line-oriented formats and
+    /// damaged series of webrtc-internals dumps are skipped, listed in ``problems`` and counted
+    /// in ``quality``.
+    public static func read(_ bytes: [UInt8], limits: StatsReadLimits = .default) throws(StatsParseError) -> StatsTimeline {
         var problems: [StatsParseError] = []
         var data = bytes
         if Gzip.isCompressed(bytes) {
-            let (output, error) = Gzip.decompressPrefix(bytes)
+            let (output, error) = Gzip.decompressPrefix(bytes, limits: limits)
             if let error {
-                if output.isEmpty { throw error }
+                if output.isEmpty || error.code == .expandedSizeLimit || error.code == .lineLengthLimit { throw error }
                 problems.append(error)
             }
             data = output
         }
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { data.removeFirst(3) }
         var timeline = try detectAndRead(data)
         timeline.problems = problems + timeline.problems
+        timeline.quality.samplesRead = 0
+        timeline.quality.eventsRead = 0
+        for item in timeline.items {
+            if case .sample = item { timeline.quality.samplesRead += 1 } else { timeline.quality.eventsRead += 1 }
+        }
+        timeline.quality.skipped = [:]
+        for problem in timeline.problems { timeline.quality.skipped[problem.code, default: 0] += 1 }
         return timeline
     }
 
@@ -122,10 +136,18 @@ public struct StatsTimeline: Sendable {
             return try RTCStatsDumpReader.read(data)
         }
         if data[first] == UInt8(ascii: "{") {
-            if let header = try? JSONParser.parse(firstLine), header["format"]?.string == RecordingReader.formatName {
+            // A webrtc-internals dump is often one line: then the first line is the document,
+            // parsed once.
+            let isWholeDocument = !data[lineEnd...].contains { !isWhitespace($0) }
+            let header = try? JSONParser.parse(firstLine)
+            if let header, header["format"]?.string == RecordingReader.formatName {
                 return try RecordingReader.read(data)
             }
-            let document = try JSONParser.parse(data)
+            if !isWholeDocument, nextLinesLook(like: .recording, data, after: lineEnd) {
+                return try RecordingReader.read(data)  // A damaged header: the reader reports line 1.
+            }
+            let document: StatsValue
+            if isWholeDocument, let header { document = header } else { document = try JSONParser.parse(data) }
             if document["PeerConnections"] != nil {
                 return try WebRTCInternalsReader.read(document)
             }
@@ -138,9 +160,35 @@ public struct StatsTimeline: Sendable {
             if let line = try? JSONParser.parse(firstLine), let elements = line.array, elements.first?.string != nil {
                 return try RTCStatsDumpReader.read(data)
             }
+            if lineEnd < data.endIndex, nextLinesLook(like: .rtcstats, data, after: lineEnd) {
+                return try RTCStatsDumpReader.read(data)  // Line 1 is damaged: the reader skips and reports it.
+            }
             return try singleReport(try JSONParser.parse(data))
         }
         throw StatsParseError(.unknownFormat, "expected JSON (a recording, a webrtc-internals dump, an rtcstats dump or a getStats report)", offset: first)
+    }
+
+    /// Whether one of the (up to three) non-blank lines after `lineEnd` is a line of `format`:
+    /// a recording sample or event line, or an rtcstats `[event, pcId, data, …]` line.
+    private static func nextLinesLook(like format: StatsSourceFormat, _ data: [UInt8], after lineEnd: Int) -> Bool {
+        var start = lineEnd + 1
+        var looked = 0
+        while start < data.endIndex, looked < 3 {
+            let end = data[start...].firstIndex(of: 0x0A) ?? data.endIndex
+            let line = data[start..<end]
+            start = end + 1
+            guard line.contains(where: { !isWhitespace($0) }) else { continue }
+            looked += 1
+            guard let value = try? JSONParser.parse(line) else { continue }
+            switch format {
+            case .recording:
+                if value["t"]?.number != nil, value["report"] != nil || value["event"] != nil { return true }
+            case .rtcstats:
+                if let elements = value.array, elements.count >= 3, elements.first?.string != nil { return true }
+            default: return false
+            }
+        }
+        return false
     }
 
     private static func singleReport(_ value: StatsValue) throws(StatsParseError) -> StatsTimeline {

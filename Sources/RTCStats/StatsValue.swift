@@ -22,6 +22,19 @@ public enum StatsValue: Sendable, Hashable {
         return nil
     }
 
+    /// The value as an identifier: a string as is, an integral number as its decimal digits
+    /// (`1` → `"1"`), any other number in JSON form; `nil` for other values. For fields the W3C
+    /// defines as strings that some sources write as numbers (`mid`, `rid`).
+    public var identifier: String? {
+        switch self {
+        case .string(let value): return value
+        case .number(let value):
+            if value == value.rounded(), abs(value) < 9.0e15 { return String(Int64(value)) }
+            return JSONWriter.string(self)
+        default: return nil
+        }
+    }
+
     /// The value as a Boolean, when it is one.
     @inlinable public var bool: Bool? {
         if case .bool(let value) = self { return value }

@@ -102,6 +102,7 @@ struct ReplayCommand: Command {
             }
         }
         if format == .text { printer.printSummary() }
+        standardError("callscope replay: \(file): \(timeline.quality.summaryLine)\(Self.engineDrops(driver.droppedValues))\n")
         if callbackCount == 0 { throw ReplayFileError(message: "\(file): nothing usable: \(Self.contents(of: timeline))") }
         if !exports.isEmpty {
             do {
@@ -115,6 +116,13 @@ struct ReplayCommand: Command {
 }
 
 extension ReplayCommand {
+    /// The out-of-range values the engine dropped, for the data-quality line ("" when none).
+    static func engineDrops(_ dropped: DroppedValues) -> String {
+        guard dropped.total > 0 else { return "" }
+        let kinds = DroppedValueKind.allCases.compactMap { kind in dropped.counts[kind].map { "\(kind.rawValue) \($0)" } }
+        return "; \(dropped.total) out-of-range values dropped by the engine (\(kinds.joined(separator: ", ")))"
+    }
+
     /// What a timeline held, for a file nothing could be computed from: its samples and entry
     /// types, and why they give no stats.
     static func contents(of timeline: StatsTimeline) -> String {

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of every fuzz target (Scripts/fuzz.sh) into DIR/<target>/, cut from the
+real data in the repository: our rig recordings, the real webrtc-internals dumps, the real
+third-party fixtures of the tests and the decoded VP8 frames. Seeds are kept small (a few lines
+or values of each real file) so libFuzzer mutates them quickly; the structure is real."""
+import gzip, json, os, sys
+
+root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+out = sys.argv[1]
+fixtures = os.path.join(root, "Tests/RTCStatsTests/Fixtures")
+recordings = os.path.join(root, "Recordings")
+
+
+def write(target, name, data):
+    os.makedirs(os.path.join(out, target), exist_ok=True)
+    with open(os.path.join(out, target, name), "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+
+
+def lines_of(path, count):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rb") as f:
+        return b"".join(line for _, line in zip(range(count), f))
+
+
+# Recordings: the header, early event lines and a few sample lines.
+for name in ["baseline-simulcast.ndjson.gz", "both-sides.ndjson.gz"]:
+    path = os.path.join(recordings, name)
+    with gzip.open(path, "rb") as f:
+        all_lines = f.read().split(b"\n")
+    samples = [line for line in all_lines if b'"report"' in line][:3]
+    events = [line for line in all_lines if b'"event"' in line][:6]
+    excerpt = b"\n".join([all_lines[0]] + events + samples) + b"\n"
+    stem = name.split(".")[0]
+    for target in ("recording", "timeline"):
+        write(target, stem + ".ndjson", excerpt)
+    write("timeline", stem + ".ndjson.gz", gzip.compress(excerpt, mtime=0))
+    write("gzip", stem + ".ndjson.gz", gzip.compress(excerpt, 6, mtime=0))
+    write("gzip", stem + "-stored.gz", gzip.compress(excerpt[:2000], 0, mtime=0))
+    for index, line in enumerate(samples[:2]):
+        report = json.loads(line)["report"]
+        write("report", f"{stem}-report-{index}.json", json.dumps(report, separators=(",", ":")))
+        write("json", f"{stem}-line-{index}.json", line)
+    sent = [json.loads(line)["data"] for line in all_lines if b'"sender-stats"' in line][:8]
+    for index, message in enumerate(sent):
+        write("sender-stats", f"{stem}-{index}.json", json.dumps(message, separators=(",", ":")))
+
+# rtcstats dumps (v1), and one rewritten as a v3 RTCStatsDump (delta times).
+for name in sorted(os.listdir(fixtures)):
+    if not name.endswith(".rtcstats"):
+        continue
+    excerpt = lines_of(os.path.join(fixtures, name), 20)
+    for target in ("rtcstats", "timeline"):
+        write(target, name, excerpt)
+    write("json", name + ".line", excerpt.split(b"\n")[1])
+    if name.startswith("chrome-relay"):
+        previous, v3 = 0, ["RTCStatsDump", json.dumps({"fileFormat": 3})]
+        for line in excerpt.decode().splitlines():
+            element = json.loads(line)
+            if len(element) > 3 and isinstance(element[-1], (int, float)):
+                element[-1], previous = element[-1] - previous, element[-1]
+            v3.append(json.dumps(element, separators=(",", ":")))
+        write("rtcstats", "chrome-relay-v3.rtcstats", "\n".join(v3) + "\n")
+
+# Real webrtc-internals dumps, each series cut to its last three values.
+for name in ["webrtc-internals-publisher.json.gz", "webrtc-internals-subscriber.json.gz"]:
+    with gzip.open(os.path.join(recordings, name), "rb") as f:
+        dump = json.load(f)
+    for connection in dump.get("PeerConnections", {}).values():
+        stats = connection.get("stats", {})
+        for key in list(stats)[90:]:
+            del stats[key]
+        for series in stats.values():
+            series["values"] = json.dumps(json.loads(series["values"])[-3:], separators=(",", ":"))
+    text = json.dumps(dump, separators=(",", ":"))
+    for target in ("webrtc-internals", "timeline"):
+        write(target, name[:-3], text)
+
+# Single getStats() reports from third parties.
+for name in ["dolbyio-first.json", "mypurecloud-mock-spec-stats-1.json"]:
+    with open(os.path.join(fixtures, name), "rb") as f:
+        data = f.read()
+    for target in ("report", "json", "timeline"):
+        write(target, name, data)
+
+for name in sorted(os.listdir(fixtures)):
+    if name.endswith(".gz"):
+        with open(os.path.join(fixtures, name), "rb") as f:
+            write("gzip", name, f.read())
+
+# Real decoded frames: the Y4M header and the first frame of each clip.
+for name in sorted(os.listdir(os.path.join(recordings, "frames"))):
+    if not name.endswith(".y4m.gz"):
+        continue
+    with gzip.open(os.path.join(recordings, "frames", name), "rb") as f:
+        clip = f.read()
+    header_end = clip.index(b"\n") + 1
+    fields = dict((token[:1], token[1:]) for token in clip[:header_end].split()[1:])
+    frame = 6 + int(fields[b"W"]) * int(fields[b"H"]) * 3 // 2
+    write("y4m", name[:-3], clip[: header_end + frame])
+    write("y4m", name[:-3] + ".header", clip[:header_end] + b"FRAME\n")
