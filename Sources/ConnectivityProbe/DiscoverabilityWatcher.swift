@@ -25,11 +25,19 @@ public struct DiscoverabilityWatcher: Sendable {
             confirmationDelay: confirmationDelay, tcpRelayConfigured: prober.configuration.tcpRelayConfigured)
     }
 
+    /// A status and the probe results it was decided from.
+    public struct Reading: Sendable {
+        /// The level.
+        public var status: SelfConnectionStatus
+        /// Which probes answered, and how.
+        public var evidence: DiscoverabilityEvidence
+    }
+
     /// One evaluation: the first round's status and its evidence.
-    public func evaluateOnce() -> (SelfConnectionStatus, DiscoverabilityEvidence) {
-        var result: (SelfConnectionStatus, DiscoverabilityEvidence)?
-        run(for: .seconds(3600), stopAfterFirstStatus: true) { status, evidence, _ in result = (status, evidence) }
-        return result ?? (.offline, DiscoverabilityEvidence(results: [], rounds: 0))
+    public func evaluateOnce() -> Reading {
+        var result: Reading?
+        run(for: .seconds(3600), stopAfterFirstStatus: true) { status, evidence, _ in result = Reading(status: status, evidence: evidence) }
+        return result ?? Reading(status: .offline, evidence: DiscoverabilityEvidence(results: [], rounds: 0))
     }
 
     /// Re-evaluates for `duration`, calling `onChange` with each status change and its time

@@ -1,6 +1,17 @@
 /// A small gzip (RFC 1952) / DEFLATE (RFC 1951) decoder in Swift, so recordings can ship
 /// compressed without the core depending on a C library.
 public enum Gzip {
+    /// What ``decompressPrefix(_:limits:)`` decoded, and the error that stopped it, if any.
+    public struct Prefix: Sendable {
+        /// The bytes decoded before the problem (all of them when there was none).
+        public var output: [UInt8]
+        /// What stopped the decoding; `nil` when the whole input decoded.
+        public var error: StatsParseError?
+
+        /// Both, for destructuring.
+        var parts: ([UInt8], StatsParseError?) { (output, error) }
+    }
+
     /// Whether `bytes` start with the gzip magic number.
     public static func isCompressed(_ bytes: [UInt8]) -> Bool {
         bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B
@@ -12,7 +23,7 @@ public enum Gzip {
     /// (``StatsParseError/Code/trailingData``), or when the output would pass `limits`; use
     /// ``decompressPrefix(_:limits:)`` to keep what was decoded before the problem.
     public static func decompress(_ bytes: [UInt8], limits: StatsReadLimits = .unlimited) throws(StatsParseError) -> [UInt8] {
-        let (output, error) = decompressPrefix(bytes, limits: limits)
+        let (output, error) = decompressPrefix(bytes, limits: limits).parts
         if let error { throw error }
         return output
     }
@@ -25,7 +36,7 @@ public enum Gzip {
     /// The limits are enforced while inflating (the output is checked every 256 KiB and at
     /// every block end), so a gzip bomb stops after at most `limits` plus one block's check
     /// interval of output, never after expanding in full.
-    public static func decompressPrefix(_ bytes: [UInt8], limits: StatsReadLimits = .unlimited) -> (output: [UInt8], error: StatsParseError?) {
+    public static func decompressPrefix(_ bytes: [UInt8], limits: StatsReadLimits = .unlimited) -> Prefix {
         var inflater = Inflater(bytes, limits: limits)
         var output: [UInt8] = []
         output.reserveCapacity(min(bytes.count.multipliedReportingOverflow(by: 6).partialValue, limits.maximumExpandedBytes, 1 << 30))
@@ -40,11 +51,11 @@ public enum Gzip {
             let rest = bytes.count - inflater.position
             if rest > 0 {
                 let zeros = bytes[inflater.position...].allSatisfy { $0 == 0 }
-                return (output, StatsParseError(.trailingData, "\(rest) byte\(rest == 1 ? "" : "s") after the gzip stream \(zeros ? "(zero padding)" : "that are not gzip") were ignored", offset: inflater.position))
+                return Prefix(output: output, error: StatsParseError(.trailingData, "\(rest) byte\(rest == 1 ? "" : "s") after the gzip stream \(zeros ? "(zero padding)" : "that are not gzip") were ignored", offset: inflater.position))
             }
-            return (output, nil)
+            return Prefix(output: output, error: nil)
         } catch {
-            return (output, error)
+            return Prefix(output: output, error: error)
         }
     }
 }

@@ -1,6 +1,6 @@
 /// The W3C fields the engine reads, numbered so an entry can find them without comparing
 /// strings. Every other field is still kept (and found by name); this is only an index.
-public enum KnownField: UInt8, CaseIterable, Sendable {
+@usableFromInline package enum KnownField: UInt8, CaseIterable, Sendable {
     case kind = 1, mediaType, ssrc, mid, rid, codecId, transportId, trackIdentifier, trackId
     case bytesSent, headerBytesSent, bytesReceived, headerBytesReceived, packetsSent, packetsReceived, packetsLost
     case frameWidth, frameHeight, framesPerSecond, framesEncoded, framesDecoded, framesReceived
@@ -13,10 +13,10 @@ public enum KnownField: UInt8, CaseIterable, Sendable {
     case id, type, timestamp
 
     /// The W3C name.
-    public var name: String { String(describing: self) }
+    package var name: String { String(describing: self) }
 
     /// The known field called `name`, if any.
-    public init?(name: String) {
+    package init?(name: String) {
         guard let field = KnownField.byName[name] else { return nil }
         self = field
     }
@@ -26,21 +26,21 @@ public enum KnownField: UInt8, CaseIterable, Sendable {
 
 /// Where each ``KnownField`` sits in an entry's `fields` (position + 1; 0 = absent). 64 bytes,
 /// stored inline in the entry.
-public struct KnownFieldIndex: Sendable, Hashable {
+@usableFromInline package struct KnownFieldIndex: Sendable, Hashable {
     private var slots = SIMD64<UInt8>(repeating: 0)
 
     /// An empty index.
-    public init() {}
+    package init() {}
 
     /// Records that `field` is at `position` (positions past 254 are left to the name lookup).
-    @inlinable public mutating func record(_ field: KnownField, at position: Int) {
+    @inlinable package mutating func record(_ field: KnownField, at position: Int) {
         if position < 255 { setSlot(Int(field.rawValue), UInt8(position + 1)) }
     }
 
     @usableFromInline mutating func setSlot(_ slot: Int, _ value: UInt8) { slots[slot] = value }
 
     /// The position of `field`, if present.
-    @inlinable public func position(of field: KnownField) -> Int? {
+    @inlinable package func position(of field: KnownField) -> Int? {
         let slot = slot(Int(field.rawValue))
         return slot == 0 ? nil : Int(slot) - 1
     }

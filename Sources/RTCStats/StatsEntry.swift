@@ -104,7 +104,7 @@ public struct StatsEntry: Sendable, Hashable {
     }
 
     /// The raw value of a known field.
-    @inlinable public func value(_ field: KnownField) -> StatsValue? {
+    @inlinable package func value(_ field: KnownField) -> StatsValue? {
         knownValue(field)
     }
 

@@ -1,13 +1,31 @@
 import Foundation
 
 extension StatsReport {
+    /// One entry of Apple WebRTC's `RTCStatisticsReport.statistics`: `RTCStatistics`' type,
+    /// `timestamp_us` and `values`.
+    public struct AppleStatistic {
+        /// The W3C type, e.g. `outbound-rtp`.
+        public var type: String
+        /// The entry's timestamp, µs since 1970.
+        public var timestampUs: Double
+        /// The entry's values.
+        public var values: [String: Any]
+
+        /// Creates an entry.
+        public init(type: String, timestampUs: Double, values: [String: Any]) {
+            self.type = type
+            self.timestampUs = timestampUs
+            self.values = values
+        }
+    }
+
     /// Builds a report from the shape of Apple WebRTC's `RTCStatisticsReport`: a dictionary keyed
     /// by entry id of `(type, timestamp in µs, values)`. No JSON is involved.
     ///
     /// ```swift
     /// peerConnection.statistics { rtcReport in
     ///     let report = StatsReport(appleStatistics: rtcReport.statistics.mapValues {
-    ///         (type: $0.type, timestampUs: $0.timestamp_us, values: $0.values)
+    ///         StatsReport.AppleStatistic(type: $0.type, timestampUs: $0.timestamp_us, values: $0.values)
     ///     })
     ///     monitor.ingest(report, peerConnection: "pub-1")
     /// }
@@ -15,7 +33,7 @@ extension StatsReport {
     ///
     /// Values may be `NSNumber`/Swift numbers, Booleans, strings, arrays and dictionaries;
     /// anything else is kept as its description string.
-    public init(appleStatistics: [String: (type: String, timestampUs: Double, values: [String: Any])]) {
+    public init(appleStatistics: [String: AppleStatistic]) {
         var entries: [StatsEntry] = []
         entries.reserveCapacity(appleStatistics.count)
         for (id, object) in appleStatistics.sorted(by: { $0.key < $1.key }) {

@@ -106,7 +106,7 @@ public struct StatsTimeline: Sendable {
         var problems: [StatsParseError] = []
         var data = bytes
         if Gzip.isCompressed(bytes) {
-            let (output, error) = Gzip.decompressPrefix(bytes, limits: limits)
+            let (output, error) = Gzip.decompressPrefix(bytes, limits: limits).parts
             if let error {
                 if output.isEmpty || error.code == .expandedSizeLimit || error.code == .lineLengthLimit { throw error }
                 problems.append(error)

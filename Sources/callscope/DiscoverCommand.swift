@@ -84,7 +84,8 @@ struct DiscoverCommand: Command {
                 report(status, evidence, at: time)
             }
         } else {
-            let (status, evidence) = watcher.evaluateOnce()
+            let reading = watcher.evaluateOnce()
+            let (status, evidence) = (reading.status, reading.evidence)
             last = status
             report(status, evidence, at: nil)
         }

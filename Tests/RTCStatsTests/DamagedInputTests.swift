@@ -104,7 +104,8 @@ import Testing
         let compressed = try Synthetic.fixture("inflate-dynamic.ndjson.gz")
         let withGarbage = compressed + Array("not gzip".utf8)
         #expect(throws: StatsParseError.self) { try Gzip.decompress(withGarbage) }
-        let (output, error) = Gzip.decompressPrefix(withGarbage)
+        let prefix = Gzip.decompressPrefix(withGarbage)
+        let (output, error) = (prefix.output, prefix.error)
         #expect(output == (try Synthetic.fixture("inflate-plain.ndjson")))
         #expect(error?.code == .trailingData)
         #expect(error?.message.contains("8 bytes") == true)

@@ -41,7 +41,8 @@ import Testing
     @Test func theBombInflatesToWhatItSays() {
         // Without limits and with a short bomb: the decoder sees 1 + 258 × 100 bytes of 'x',
         // then the missing trailer.
-        let (output, error) = Gzip.decompressPrefix(Self.bomb(byte: UInt8(ascii: "x"), matches: 100))
+        let prefix = Gzip.decompressPrefix(Self.bomb(byte: UInt8(ascii: "x"), matches: 100))
+        let (output, error) = (prefix.output, prefix.error)
         #expect(output.count == 1 + 258 * 100)
         #expect(output.allSatisfy { $0 == UInt8(ascii: "x") })
         #expect(error?.code == .truncated)
@@ -50,7 +51,8 @@ import Testing
     /// 10 MB of newlines from 65 kB of gzip: stopped at 4 MiB of output.
     @Test func theExpandedSizeIsCapped() {
         let limits = StatsReadLimits(maximumExpandedBytes: 4 << 20, maximumLineBytes: 1 << 20)
-        let (output, error) = Gzip.decompressPrefix(Self.bomb(byte: 0x0A, matches: 40_000), limits: limits)
+        let prefix = Gzip.decompressPrefix(Self.bomb(byte: 0x0A, matches: 40_000), limits: limits)
+        let (output, error) = (prefix.output, prefix.error)
         #expect(error?.code == .expandedSizeLimit)
         #expect(error?.message.contains("\(4 << 20) bytes") == true)
         #expect(output.count <= (4 << 20) + 258)
@@ -59,7 +61,8 @@ import Testing
     /// One endless line: stopped at the line limit, long before the size limit.
     @Test func aSingleLineIsCapped() {
         let limits = StatsReadLimits(maximumExpandedBytes: 64 << 20, maximumLineBytes: 1 << 20)
-        let (output, error) = Gzip.decompressPrefix(Self.bomb(byte: UInt8(ascii: "{"), matches: 40_000), limits: limits)
+        let prefix = Gzip.decompressPrefix(Self.bomb(byte: UInt8(ascii: "{"), matches: 40_000), limits: limits)
+        let (output, error) = (prefix.output, prefix.error)
         #expect(error?.code == .lineLengthLimit)
         #expect(output.count <= (1 << 20) + (256 << 10) + 258, "checked every 256 KiB")
     }

@@ -16,7 +16,7 @@ import Testing
 
     @Test func theApplePathNeedsNoJSONAndConvertsMicroseconds() {
         let report = StatsReport(appleStatistics: [
-            "OT1": (type: "outbound-rtp", timestampUs: 1_700_000_000_123_456, values: ["bytesSent": NSNumber(value: 1200), "rid": "f", "active": true]),
+            "OT1": StatsReport.AppleStatistic(type: "outbound-rtp", timestampUs: 1_700_000_000_123_456, values: ["bytesSent": NSNumber(value: 1200), "rid": "f", "active": true]),
         ])
         let entry = report["OT1"]
         #expect(entry?.timestamp == 1_700_000_000_123.456)

@@ -21,7 +21,7 @@ struct Y4MTests {
     @Test("4:2:0 colourspace tags, or none, are read", arguments: ["", " C420", " C420jpeg", " C420paldv", " C420mpeg2"])
     func supportedTags(tag: String) throws {
         let header = try Y4MHeader.parse(Array("YUV4MPEG2 W4 H2 F25:1\(tag)".utf8))
-        #expect(header.width == 4 && header.height == 2 && header.frameRate == (25, 1))
+        #expect(header.width == 4 && header.height == 2 && header.frameRate == Y4MFrameRate(numerator: 25, denominator: 1))
         #expect(header.colorspace == (tag.isEmpty ? nil : String(tag.dropFirst(2))))
     }
 
@@ -59,7 +59,7 @@ struct Y4MTests {
     @Test("write then read gives the same frames, odd size, with 90 kHz timestamps")
     func roundTrip() throws {
         let originals = try Self.frames(count: 4, width: 7, height: 5, seed: 1)
-        let writer = Y4MWriter(header: Y4MHeader(width: 7, height: 5, frameRate: (30000, 1001)))
+        let writer = Y4MWriter(header: Y4MHeader(width: 7, height: 5, frameRate: Y4MFrameRate(numerator: 30000, denominator: 1001)))
         let bytes = try writer.encode(originals)
         var reader = try Y4MReader(bytes: bytes)
         var read: [VideoFrameBuffer] = []
@@ -148,7 +148,7 @@ struct Y4MTests {
 
     @Test("timestamps wrap at 2³² like RTP")
     func timestampWrap() {
-        let header = Y4MHeader(width: 2, height: 2, frameRate: (1, 1))
+        let header = Y4MHeader(width: 2, height: 2, frameRate: Y4MFrameRate(numerator: 1, denominator: 1))
         #expect(header.timestamp(ofFrame: 47_722) == UInt32(truncatingIfNeeded: 47_722 * 90_000))
     }
 }

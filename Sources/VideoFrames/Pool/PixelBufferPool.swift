@@ -29,8 +29,16 @@ public struct PixelBufferPool: Sendable {
     public let maximumIdleBuffers: Int
     /// Row alignment of the buffers, in bytes.
     public let rowAlignment: Int
+    /// A buffer size, in pixels.
+    public struct Size: Sendable, Hashable {
+        /// Width in pixels.
+        public var width: Int
+        /// Height in pixels.
+        public var height: Int
+    }
+
     /// The size of the buffers kept, once one has been made.
-    public private(set) var size: (width: Int, height: Int)?
+    public private(set) var size: Size?
     /// What the pool has done so far.
     public private(set) var statistics = Statistics()
     private var idle: [VideoFrameBuffer] = []
@@ -48,10 +56,10 @@ public struct PixelBufferPool: Sendable {
     /// A BGRA buffer of this size: an idle one when there is one, a new one otherwise. Its
     /// timestamp and rotation are reset; its pixels are whatever was last written.
     public mutating func makeBuffer(width: Int, height: Int) throws -> VideoFrameBuffer {
-        if size.map({ $0 != (width, height) }) ?? true {
+        if size != Size(width: width, height: height) {
             statistics.discarded += idle.count
             idle.removeAll()
-            size = (width, height)
+            size = Size(width: width, height: height)
         }
         if var buffer = idle.popLast() {
             statistics.reused += 1

@@ -12,9 +12,9 @@ public struct Y4MHeader: Sendable, Hashable {
     /// Height in pixels (`H`).
     public var height: Int
     /// Frames per second as a fraction (`F`); 30:1 when the header has none.
-    public var frameRate: (numerator: Int, denominator: Int) {
-        get { (frameRateNumerator, frameRateDenominator) }
-        set { (frameRateNumerator, frameRateDenominator) = newValue }
+    public var frameRate: Y4MFrameRate {
+        get { Y4MFrameRate(numerator: frameRateNumerator, denominator: frameRateDenominator) }
+        set { (frameRateNumerator, frameRateDenominator) = (newValue.numerator, newValue.denominator) }
     }
     /// `F`'s numerator.
     public var frameRateNumerator: Int
@@ -28,7 +28,7 @@ public struct Y4MHeader: Sendable, Hashable {
     public var otherParameters: [String]
 
     /// A header for 4:2:0 frames.
-    public init(width: Int, height: Int, frameRate: (numerator: Int, denominator: Int) = (30, 1), colorspace: String? = "420jpeg",
+    public init(width: Int, height: Int, frameRate: Y4MFrameRate = Y4MFrameRate(numerator: 30, denominator: 1), colorspace: String? = "420jpeg",
                 colorRange: ColorRange? = nil, otherParameters: [String] = []) {
         self.width = width
         self.height = height
@@ -71,7 +71,7 @@ public struct Y4MHeader: Sendable, Hashable {
                 guard parts.count == 2, let n = Int(parts[0]), let d = Int(parts[1]), n > 0, d > 0 else {
                     throw VideoFrameError(.invalidHeader, "frame rate 'F\(value)' is not N:D with N, D > 0")
                 }
-                header.frameRate = (n, d)
+                header.frameRate = Y4MFrameRate(numerator: n, denominator: d)
             case "C": header.colorspace = value
             case "X" where value.hasPrefix("COLORRANGE="):
                 header.colorRange = value.hasSuffix("=FULL") ? .full : value.hasSuffix("=LIMITED") ? .limited : nil
@@ -103,5 +103,19 @@ public struct Y4MHeader: Sendable, Hashable {
             throw VideoFrameError(.invalidHeader, "'\(name)\(value)' is not a positive number")
         }
         return number
+    }
+}
+
+/// A clip's frame rate as the Y4M header writes it, `F<numerator>:<denominator>` frames per second.
+public struct Y4MFrameRate: Sendable, Hashable {
+    /// Frames …
+    public var numerator: Int
+    /// … per this many seconds.
+    public var denominator: Int
+
+    /// Creates a frame rate, e.g. 30000/1001 for 29.97 frames per second.
+    public init(numerator: Int, denominator: Int) {
+        self.numerator = numerator
+        self.denominator = denominator
     }
 }
