@@ -8,12 +8,18 @@ let package = Package(
         .library(name: "RTCStats", targets: ["RTCStats"]),
         .library(name: "Observability", targets: ["Observability"]),
         .library(name: "VideoFrames", targets: ["VideoFrames"]),
+        .library(name: "Calls", targets: ["Calls"]),
+        .library(name: "CallsJanus", targets: ["CallsJanus"]),
+        .library(name: "CallsChromium", targets: ["CallsChromium"]),
         .executable(name: "callscope", targets: ["callscope"]),
     ],
     targets: [
         .target(name: "RTCStats"),
         .target(name: "Observability", dependencies: ["RTCStats"]),
         .target(name: "VideoFrames"),
+        .target(name: "Calls", dependencies: ["Observability", "RTCStats"]),
+        .target(name: "CallsJanus", dependencies: ["Calls", "RTCStats"]),
+        .target(name: "CallsChromium", dependencies: ["Calls", "RTCStats"]),
         .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability", "VideoFrames"]),
         .target(
             name: "CallScopeTestSupport",
@@ -29,6 +35,7 @@ let package = Package(
             name: "ObservabilityTests",
             dependencies: ["Observability", "RTCStats", "CallScopeTestSupport"]
         ),
+        .testTarget(name: "CallsRealTests", dependencies: ["Calls", "CallsJanus", "CallsChromium", "RTCStats"]),
         .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "RTCStats", "CallScopeTestSupport"]),
     ]
 )
