@@ -19,7 +19,7 @@ public actor ChromiumMediaEngine: MediaEngine {
 
     private let continuation: AsyncStream<MediaEngineEvent>.Continuation
     private let driver: WebDriverClient
-    private let process: Process
+    private let process: ChildProcess
     private let session: String
     private let pollInterval: Duration
     private var nextPeerConnection = 0
@@ -45,22 +45,20 @@ public actor ChromiumMediaEngine: MediaEngine {
             throw MediaEngineError(.engineUnavailable, "cannot write the engine page under \(work): \(error)")
         }
         guard let port = FreePort.tcp() else { throw MediaEngineError(.engineUnavailable, "no free TCP port for chromedriver") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: options.chromedriverPath)
-        process.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1", "--log-path=\(work)/chromedriver.log"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let process: ChildProcess
         do {
-            try process.run()
+            process = try ChildProcess(executable: options.chromedriverPath,
+                                       arguments: ["--port=\(port)", "--allowed-ips=127.0.0.1", "--log-path=\(work)/chromedriver.log"],
+                                       outputPath: work + "/chromedriver.out")
         } catch {
-            throw MediaEngineError(.engineUnavailable, "cannot start \(options.chromedriverPath): \(error)")
+            throw MediaEngineError(.engineUnavailable, error.description)
         }
-        let driver = WebDriverClient(base: URL(string: "http://127.0.0.1:\(port)")!)
+        let driver = WebDriverClient(port: port)
         do {
             let deadline = ContinuousClock.now + .seconds(20)
-            while !(await driver.isReady()) {
+            while case let status = await driver.readiness(), status != nil {
                 guard ContinuousClock.now < deadline, process.isRunning else {
-                    throw MediaEngineError(.engineUnavailable, "chromedriver on port \(port) not ready (log: \(work)/chromedriver.log)")
+                    throw MediaEngineError(.engineUnavailable, "chromedriver on port \(port) not ready: \(status ?? "") (log: \(work)/chromedriver.log)")
                 }
                 try? await Task.sleep(for: .milliseconds(100))
             }
@@ -85,13 +83,12 @@ public actor ChromiumMediaEngine: MediaEngine {
             await engine.startPolling()
             return engine
         } catch {
-            if process.isRunning { process.terminate() }
-            driver.invalidate()
+            await process.stop()
             throw (error as? MediaEngineError) ?? MediaEngineError(.engineUnavailable, "\(error)")
         }
     }
 
-    private init(driver: WebDriverClient, process: Process, session: String, browserVersion: String?, pollInterval: Duration) {
+    private init(driver: WebDriverClient, process: ChildProcess, session: String, browserVersion: String?, pollInterval: Duration) {
         (events, continuation) = AsyncStream<MediaEngineEvent>.makeStream()
         self.driver = driver
         self.process = process
@@ -197,11 +194,7 @@ public actor ChromiumMediaEngine: MediaEngine {
         isShutDown = true
         pollTask?.cancel()
         await driver.deleteSession(session)
-        driver.invalidate()
-        if process.isRunning { process.terminate() }
-        let deadline = ContinuousClock.now + .seconds(3)
-        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(50)) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        await process.stop()
         continuation.finish()
         for waiter in commandWaiters { waiter.resume() }
         commandWaiters.removeAll()

@@ -1,26 +1,23 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Calls
 import RTCStats
 
 /// The few W3C WebDriver commands the engine needs, over HTTP to chromedriver.
 struct WebDriverClient: Sendable {
-    let base: URL
-    let http: URLSession
+    let http: LoopbackHTTPClient
 
-    init(base: URL) {
-        self.base = base
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 90
-        http = URLSession(configuration: configuration)
+    /// A client of the chromedriver listening on `127.0.0.1:port`.
+    init(port: UInt16) {
+        http = LoopbackHTTPClient(port: port)
     }
 
-    /// `GET /status` says ready.
-    func isReady() async -> Bool {
-        guard let value = try? await call("GET", "/status", timeout: 2) else { return false }
-        return value["ready"]?.bool == true
+    /// `nil` when `GET /status` says ready, else why not.
+    func readiness() async -> String? {
+        do {
+            let value = try await call("GET", "/status", timeout: 2)
+            return value["ready"]?.bool == true ? nil : "status \(JSONWriter.string(value).prefix(200))"
+        } catch {
+            return error.description
+        }
     }
 
     /// Creates a browser session; returns its id and the browser version.
@@ -41,7 +38,7 @@ struct WebDriverClient: Sendable {
     }
 
     /// `execute/async` with `args`; the script calls the last argument with its result.
-    func executeAsync(session: String, script: String, args: [StatsValue], timeout: TimeInterval = 30) async throws(MediaEngineError) -> StatsValue {
+    func executeAsync(session: String, script: String, args: [StatsValue], timeout: Int = 30) async throws(MediaEngineError) -> StatsValue {
         try await call("POST", "/session/\(session)/execute/async",
                        .object([StatsField("script", .string(script)), StatsField("args", .array(args))]), timeout: timeout)
     }
@@ -50,36 +47,24 @@ struct WebDriverClient: Sendable {
         _ = try? await call("DELETE", "/session/\(session)", timeout: 10)
     }
 
-    func invalidate() { http.invalidateAndCancel() }
-
-    private func call(_ method: String, _ path: String, _ body: StatsValue? = nil, timeout: TimeInterval = 30) async throws(MediaEngineError) -> StatsValue {
-        guard let url = URL(string: base.absoluteString + path) else {
-            throw MediaEngineError(.engineUnavailable, "bad WebDriver path \(path)")
-        }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        request.timeoutInterval = timeout
-        if method == "POST" {
-            request.setValue("application/json; charset=utf-8", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(JSONWriter.string(body ?? .object([])).utf8)
-        }
-        let data: Data
-        let response: URLResponse
+    private func call(_ method: String, _ path: String, _ body: StatsValue? = nil, timeout: Int = 30) async throws(MediaEngineError) -> StatsValue {
+        let reply: LoopbackHTTPClient.Reply
         do {
-            (data, response) = try await http.data(for: request)
+            reply = try await http.send(method: method, path: path,
+                                        body: method == "POST" ? Array(JSONWriter.string(body ?? .object([])).utf8) : nil,
+                                        timeoutSeconds: timeout)
         } catch {
-            throw MediaEngineError(.engineUnavailable, "\(method) \(path): \(error.localizedDescription)")
+            throw MediaEngineError(.engineUnavailable, error.description)
         }
         let payload: StatsValue
         do {
-            payload = try JSONParser.parse([UInt8](data))
+            payload = try JSONParser.parse(reply.body)
         } catch {
-            throw MediaEngineError(.engineUnavailable, "\(method) \(path): reply is not JSON (\(data.count) bytes)")
+            throw MediaEngineError(.engineUnavailable, "\(method) \(path): reply is not JSON (\(reply.body.count) bytes)")
         }
         let value = payload["value"] ?? .null
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard (200..<300).contains(status) else {
-            throw MediaEngineError(.engineUnavailable, "\(method) \(path): HTTP \(status) \(value["error"]?.string ?? ""): \((value["message"]?.string ?? "").prefix(400))")
+        guard (200..<300).contains(reply.status) else {
+            throw MediaEngineError(.engineUnavailable, "\(method) \(path): HTTP \(reply.status) \(value["error"]?.string ?? ""): \((value["message"]?.string ?? "").prefix(400))")
         }
         return value
     }

@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// A process we start and must stop: chromedriver (and the Chromium it starts), or Janus in tests.
+///
+/// Started with `posix_spawn` in a process group of its own, with an empty signal mask and
+/// default signal actions: a child of a Swift concurrency thread otherwise inherits that
+/// thread's blocked signals, and then ignores the SIGTERM that should stop it (measured here:
+/// chromedriver started through Foundation's `Process` kept running after SIGTERM).
+public final class ChildProcess: Sendable {
+    /// The process id (also its process group id).
+    public let pid: Int32
+    private let exited = Mutex<Bool>(false)
+
+    /// Starts `executable` with `arguments`; its output goes to `outputPath` (or nowhere).
+    public init(executable: String, arguments: [String], outputPath: String? = nil) throws(ChildProcessError) {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        sigdelset(&allSignals, SIGKILL)
+        sigdelset(&allSignals, SIGSTOP)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        let output = outputPath ?? "/dev/null"
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var child: pid_t = 0
+        let result = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        guard result == 0 else {
+            throw ChildProcessError(executable: executable, message: String(cString: strerror(result)))
+        }
+        pid = child
+    }
+
+    /// Whether the process has not exited yet (reaps it when it has).
+    public var isRunning: Bool {
+        exited.withLock { exited in
+            if exited { return false }
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid || (result < 0 && errno == ECHILD) { exited = true }
+            return !exited
+        }
+    }
+
+    /// SIGTERM to the whole process group, then SIGKILL after `grace`; returns when it has exited.
+    public func stop(grace: Duration = .seconds(3)) async {
+        guard isRunning else {
+            kill(-pid, SIGKILL)         // a leader gone may leave children in its group
+            return
+        }
+        kill(-pid, SIGTERM)
+        let deadline = ContinuousClock.now + grace
+        while isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(50)) }
+        kill(-pid, SIGKILL)
+        while isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+    }
+}
+
+/// A process could not be started.
+public struct ChildProcessError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The executable.
+    public var executable: String
+    /// The system's reason.
+    public var message: String
+    /// `cannot start PATH: reason`.
+    public var description: String { "cannot start \(executable): \(message)" }
+}
