@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Calls", targets: ["Calls"]),
         .library(name: "CallsJanus", targets: ["CallsJanus"]),
         .library(name: "CallsChromium", targets: ["CallsChromium"]),
+        .library(name: "CallScopeTesting", targets: ["CallScopeTesting"]),
         .executable(name: "callscope", targets: ["callscope"]),
     ],
     targets: [
@@ -20,6 +21,7 @@ let package = Package(
         .target(name: "Calls", dependencies: ["Observability", "RTCStats"]),
         .target(name: "CallsJanus", dependencies: ["Calls", "RTCStats"]),
         .target(name: "CallsChromium", dependencies: ["Calls", "RTCStats"]),
+        .target(name: "CallScopeTesting", dependencies: ["Calls", "RTCStats"]),
         .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability", "VideoFrames"]),
         .target(
             name: "CallScopeTestSupport",
@@ -35,6 +37,7 @@ let package = Package(
             name: "ObservabilityTests",
             dependencies: ["Observability", "RTCStats", "CallScopeTestSupport"]
         ),
+        .testTarget(name: "CallsTests", dependencies: ["Calls", "CallsJanus", "CallScopeTesting", "Observability", "RTCStats"]),
         .testTarget(name: "CallsRealTests", dependencies: ["Calls", "CallsJanus", "CallsChromium", "RTCStats"]),
         .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "RTCStats", "CallScopeTestSupport"]),
     ]
