@@ -10,7 +10,8 @@ import Synchronization
 /// Started with `posix_spawn` in a process group of its own, with an empty signal mask and
 /// default signal actions: a child of a Swift concurrency thread otherwise inherits that
 /// thread's blocked signals, and then ignores the SIGTERM that should stop it (measured here:
-/// chromedriver started through Foundation's `Process` kept running after SIGTERM).
+/// chromedriver started through Foundation's `Process` kept running after SIGTERM), and with
+/// every descriptor above stderr closed.
 public final class ChildProcess: Sendable {
     /// The process id (also its process group id).
     public let pid: Int32
@@ -39,6 +40,9 @@ public final class ChildProcess: Sendable {
         let output = outputPath ?? "/dev/null"
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Our sockets (URLSession's, chromedriver connections) must not leak into the child: a
+        // chromedriver holding a Janus connection of ours open keeps it from closing.
+        closeInheritedDescriptors(&actions)
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
@@ -72,6 +76,26 @@ public final class ChildProcess: Sendable {
         while isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(50)) }
         kill(-pid, SIGKILL)
         while isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+    }
+}
+
+/// Adds "close every descriptor from 3 up" to the child's file actions: glibc's
+/// `posix_spawn_file_actions_addclosefrom_np` (2.34+, looked up at run time since the Swift
+/// Glibc module does not export it), else one close per descriptor open now.
+private func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+    typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    #if canImport(Glibc)
+    if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
+        let closeFrom = unsafeBitCast(symbol, to: CloseFrom.self)
+        if closeFrom(&actions, 3) == 0 { return }
+    }
+    #endif
+    guard let directory = opendir("/proc/self/fd") else { return }
+    defer { closedir(directory) }
+    let own = dirfd(directory)
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if let fd = Int32(name), fd > 2, fd != own { posix_spawn_file_actions_addclose(&actions, fd) }
     }
 }
 

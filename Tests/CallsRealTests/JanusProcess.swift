@@ -30,10 +30,12 @@ final class JanusProcess: Sendable {
                                                "-L", directory + "/janus.log"],
                                    outputPath: directory + "/janus.out")
         url = URL(string: "http://127.0.0.1:\(port)/janus")!
+        progress("janus started at \(url)")
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             if let (data, _) = try? await URLSession.shared.data(from: url.appendingPathComponent("info")),
                String(decoding: data, as: UTF8.self).contains("janus.plugin.videoroom") {
+                progress("janus ready")
                 return
             }
             try await Task.sleep(for: .milliseconds(200))

@@ -48,13 +48,13 @@ struct RealCallTests {
         let options = ChromiumOptions(fakeCameraFrameRate: 15)
         let publisherEngine: ChromiumMediaEngine, subscriberEngine: ChromiumMediaEngine
         do {
-            publisherEngine = try await ChromiumMediaEngine.launch(options)
+            publisherEngine = try await { progress("launch chromium"); let e = try await ChromiumMediaEngine.launch(options); progress("chromium ready"); return e }()
         } catch {
             await janus.stop()
             throw error
         }
         do {
-            subscriberEngine = try await ChromiumMediaEngine.launch(options)
+            subscriberEngine = try await { progress("launch chromium"); let e = try await ChromiumMediaEngine.launch(options); progress("chromium ready"); return e }()
         } catch {
             await publisherEngine.shutdown()
             await janus.stop()

@@ -50,7 +50,8 @@ public final class CallSubscriber: Sendable {
     /// Creates a subscriber for `stream`.
     public init(stream: CallStream, delegate: (any CallSubscriberDelegate)? = nil) {
         self.stream = stream
-        statsMonitor = SubscriberStatsMonitor(streamID: stream.streamId)
+        // One stream per subscriber connection (a handle per subscriber), so the engine's only stream.
+        statsMonitor = SubscriberStatsMonitor()
         storedDelegate = Mutex(WeakSubscriberDelegate(delegate))
     }
 
