@@ -22,7 +22,7 @@ let package = Package(
         .target(name: "CallsJanus", dependencies: ["Calls", "RTCStats"]),
         .target(name: "CallsChromium", dependencies: ["Calls", "RTCStats"]),
         .target(name: "CallScopeTesting", dependencies: ["Calls", "RTCStats"]),
-        .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability", "VideoFrames"]),
+        .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability", "VideoFrames", "Calls", "CallsJanus", "CallsChromium"]),
         .target(
             name: "CallScopeTestSupport",
             dependencies: ["RTCStats", "Observability"],

@@ -39,6 +39,16 @@ enum Usage {
           with cached ("hot") and streaming frames; libyuv also restricted to its 128-bit code,
           the vector width our kernels are compiled for.
 
+      callscope call --janus URL [--room N] [--publish] [--subscribe all|none] [--duration S]
+                     [--format text|ndjson] [--display NAME] [--chromedriver PATH] [--chromium PATH]
+          Joins a Janus VideoRoom (default room 1234) as a live client, with a headless Chromium
+          (started through chromedriver; Debian paths by default) as the media engine, and prints
+          what the SDK reports: session.didConnect, session.streamCreated/streamDestroyed,
+          session.connectionCreated/connectionDestroyed, subscriber.didConnect/didDisconnect/
+          didReconnect, and the stats callbacks of `replay`, one line each (`t` in unix ms).
+          --publish publishes the fake camera (3-layer VP8 simulcast) and microphone;
+          --subscribe all (default) subscribes to every other stream; --duration defaults to 30.
+
       callscope help
           This text.
     """

@@ -9,6 +9,7 @@ do {
     case "bench": try BenchCommand(arguments: Array(arguments.dropFirst())).run()
     case "frames": try FramesCommand(arguments: Array(arguments.dropFirst())).run()
     case "evaluate": try EvaluateCommand(arguments: Array(arguments.dropFirst())).run()
+    case "call": try CallCommand(arguments: Array(arguments.dropFirst())).run()
     case nil, "help", "-h", "--help": print(Usage.text)
     default: throw UsageError("unknown command '\(arguments[0])'")
     }
