@@ -16,6 +16,7 @@ public final class ChildProcess: Sendable {
     /// The process id (also its process group id).
     public let pid: Int32
     private let exited = Mutex<Bool>(false)
+    private let status = Mutex<Int32?>(nil)
 
     /// Starts `executable` with `arguments`; its output goes to `outputPath` (or nowhere).
     public init(executable: String, arguments: [String], outputPath: String? = nil) throws(ChildProcessError) {
@@ -58,11 +59,25 @@ public final class ChildProcess: Sendable {
     public var isRunning: Bool {
         exited.withLock { exited in
             if exited { return false }
-            var status: Int32 = 0
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid || (result < 0 && errno == ECHILD) { exited = true }
+            var code: Int32 = 0
+            let result = waitpid(pid, &code, WNOHANG)
+            if result == pid {
+                exited = true
+                // WIFEXITED / WEXITSTATUS, spelled out (the C macros are not imported).
+                let exitCode: Int32? = (code & 0x7f) == 0 ? (code >> 8) & 0xff : nil
+                status.withLock { $0 = exitCode }
+            } else if result < 0 && errno == ECHILD {
+                exited = true
+            }
             return !exited
         }
+    }
+
+    /// Waits (polling every 10 ms) until the process exits; its exit code, or `nil` when it was
+    /// killed by a signal or reaped elsewhere.
+    public func exitCode() async -> Int32? {
+        while isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+        return status.withLock { $0 }
     }
 
     /// SIGTERM to the whole process group, then SIGKILL after `grace`; returns when it has exited.
