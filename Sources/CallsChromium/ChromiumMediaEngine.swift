@@ -212,14 +212,18 @@ public actor ChromiumMediaEngine: MediaEngine {
     func run(_ command: String, _ args: [StatsValue]) async throws(MediaEngineError) -> StatsValue {
         guard !isShutDown else { throw MediaEngineError(.shutDown, "\(command): the engine was shut down") }
         if commandRunning {
+            // The finishing command hands its turn over: `commandRunning` stays true.
             await withCheckedContinuation { commandWaiters.append($0) }
             guard !isShutDown else { throw MediaEngineError(.shutDown, "\(command): the engine was shut down") }
         }
         commandRunning = true
         defer {
-            commandRunning = false
             lastCommand = .now
-            if !commandWaiters.isEmpty { commandWaiters.removeFirst().resume() }
+            if commandWaiters.isEmpty {
+                commandRunning = false
+            } else {
+                commandWaiters.removeFirst().resume()
+            }
         }
         let reply = try await driver.executeAsync(session: session, script: Self.runScript, args: [.string(command), .array(args)])
         deliver(reply["events"]?.array ?? [])

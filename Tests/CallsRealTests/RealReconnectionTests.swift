@@ -67,12 +67,12 @@ struct RealReconnectionTests {
             try await Task.sleep(for: .seconds(4))                 // steady media first
 
             progress("blackout on")
-            let blackoutStart = Date()
             try await namespace.startBlackout()
+            let blackoutStart = Date()          // the rule is in place once iptables returns
             let disconnected = await lifecycle.wait(.seconds(8)) { $0 == .didDisconnect(stream) }
             try await Task.sleep(until: .now + .seconds(8) - .seconds(Date().timeIntervalSince(blackoutStart)))
             try await namespace.endBlackout()
-            let blackoutEnd = Date()
+            let blackoutEnd = Date()            // likewise, gone once iptables returns
             progress("blackout off")
             let reconnected = await lifecycle.wait(.seconds(20)) { $0 == .didReconnect(stream) }
 

@@ -135,7 +135,7 @@ final class Collector<Element: Sendable>: Sendable {
     }
 
     @Test func statsAreSampledEveryIntervalOnTheInjectedClock() async throws {
-        let rig = Rig(configuration: CallSessionConfiguration(statsInterval: .seconds(2)))
+        let rig = Rig(configuration: CallSessionConfiguration(statsInterval: .seconds(2), subscriberHealthInterval: nil))
         try await rig.session.connect()
         try await rig.session.subscribe(CallSubscriber(stream: try await rig.stream("7")))
         for second in 1...6 {
@@ -168,7 +168,7 @@ final class Collector<Element: Sendable>: Sendable {
     }
 
     @Test func flatMediaDisconnectsRestartsIceAndReconnectsWhenBytesFlow() async throws {
-        let rig = Rig()
+        let rig = Rig(configuration: CallSessionConfiguration(subscriberHealthInterval: nil))
         try await rig.session.connect()
         let subscriber = CallSubscriber(stream: try await rig.stream("7"))
         let lifecycle = Collector(subscriber.events)
@@ -197,7 +197,7 @@ final class Collector<Element: Sendable>: Sendable {
     }
 
     @Test func aDisconnectLongerThanTheWindowDestroysTheStreamOnce() async throws {
-        let rig = Rig(configuration: CallSessionConfiguration(statsInterval: .seconds(60), reconnectWindow: .seconds(10)))
+        let rig = Rig(configuration: CallSessionConfiguration(statsInterval: .seconds(60), reconnectWindow: .seconds(10), subscriberHealthInterval: nil))
         try await rig.session.connect()
         let subscriber = CallSubscriber(stream: try await rig.stream("7"))
         let lifecycle = Collector(subscriber.events)

@@ -91,8 +91,10 @@ public actor CallSession {
         connection = nil
         for task in pumps { task.cancel() }
         pumps.removeAll()
-        for state in subscriptions.values { await tearDown(state) }
-        subscriptions.removeAll()
+        for (key, state) in subscriptions {
+            await tearDown(state)
+            forget(key)
+        }
         if let publishing {
             try? await engine.closePeerConnection(publishing.peerConnection)
             publishing.publisher.setStream(nil)
@@ -125,6 +127,17 @@ public actor CallSession {
                 }
             },
         ]
+        if let health = configuration.subscriberHealthInterval {
+            pumps.append(Task { [weak self] in
+                guard var next = self?.timer.elapsed else { return }
+                while !Task.isCancelled {
+                    next += health
+                    do { try await self?.timer.sleep(untilElapsed: next) } catch { return }
+                    guard let self, await self.isConnected else { return }
+                    await self.checkSubscriberHealth()
+                }
+            })
+        }
     }
 
     func receive(_ event: MediaEngineEvent) async {
@@ -198,6 +211,16 @@ public actor CallSession {
             // The subscriber may have gone, or changed peer connection, while we waited.
             guard let current = subscriptions[key], current.machine.peerConnection == pc else { continue }
             current.subscriber.statsMonitor.ingest(report, peerConnection: pc.rawValue)
+            let pair = SelectedPairProgress(report)
+            await feed(key, .statsSample(pc, bytesReceived: pair.bytesReceived, responsesReceived: pair.responsesReceived))
+        }
+    }
+
+    /// Between stats samples: each subscriber's selected-pair progress, for its machine only.
+    func checkSubscriberHealth() async {
+        for (key, state) in subscriptions {
+            guard let pc = state.machine.peerConnection, let report = try? await engine.stats(of: pc) else { continue }
+            guard subscriptions[key]?.machine.peerConnection == pc else { continue }
             let pair = SelectedPairProgress(report)
             await feed(key, .statsSample(pc, bytesReceived: pair.bytesReceived, responsesReceived: pair.responsesReceived))
         }
