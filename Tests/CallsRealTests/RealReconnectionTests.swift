@@ -31,11 +31,9 @@ final class Timed<Element: Sendable>: Sendable {
 
 @Suite(.serialized, .enabled(if: NetworkNamespace.enabled, "needs CALLSCOPE_REAL_NETNS=1, root, ip, iptables (run under the rig lock)"))
 struct RealReconnectionTests {
-    /// The subscriber's Chromium in a namespace of its own; everything toward it dropped for 8 s
-    /// (the rig's subscriber-downlink blackout): `didDisconnect` within 4 s of the start,
-    /// `didReconnect` within 3 s of the end, no `streamDestroyed` (issue 10's scenario).
-    @Test(.timeLimit(.minutes(3)))
-    func subscriberBlackoutOf8SecondsDisconnectsAndReconnects() async throws {
+    /// Alice publishes from the root namespace, Bob subscribes from `csrig-calls`; `body` gets
+    /// the namespace, Bob's session events, the subscriber and its lifecycle events.
+    func withBlackoutRig(_ body: (NetworkNamespace, Timed<CallSessionEvent>, CallSubscriber, Timed<CallSubscriberEvent>) async throws -> Void) async throws {
         let namespace = try await NetworkNamespace.create()
         let work = NSTemporaryDirectory() + "callscope-netns-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
@@ -65,25 +63,7 @@ struct RealReconnectionTests {
             try await bob.subscribe(subscriber)
             #expect(await lifecycle.wait(.seconds(20)) { $0 == .didConnect(stream) } != nil, "didConnect")
             try await Task.sleep(for: .seconds(4))                 // steady media first
-
-            progress("blackout on")
-            try await namespace.startBlackout()
-            let blackoutStart = Date()          // the rule is in place once iptables returns
-            let disconnected = await lifecycle.wait(.seconds(8)) { $0 == .didDisconnect(stream) }
-            try await Task.sleep(until: .now + .seconds(8) - .seconds(Date().timeIntervalSince(blackoutStart)))
-            try await namespace.endBlackout()
-            let blackoutEnd = Date()            // likewise, gone once iptables returns
-            progress("blackout off")
-            let reconnected = await lifecycle.wait(.seconds(20)) { $0 == .didReconnect(stream) }
-
-            let detection = disconnected.map { $0.timeIntervalSince(blackoutStart) }
-            let recovery = reconnected.map { $0.timeIntervalSince(blackoutEnd) }
-            progress("measured: didDisconnect \(detection.map { String(format: "%.2f", $0) } ?? "never") s after the start, "
-                     + "didReconnect \(recovery.map { String(format: "%.2f", $0) } ?? "never") s after the end")
-            #expect(detection.map { $0 <= 4 } == true, "didDisconnect within 4 s of the blackout start: \(String(describing: detection))")
-            #expect(recovery.map { $0 <= 3 } == true, "didReconnect within 3 s of the blackout end: \(String(describing: recovery))")
-            #expect(!bobEvents.all.contains { if case .streamDestroyed = $0.1 { true } else { false } })
-            #expect(lifecycle.all.map(\.1) == [.didConnect(stream), .didDisconnect(stream), .didReconnect(stream)])
+            try await body(namespace, bobEvents, subscriber, lifecycle)
         } catch {
             Issue.record("blackout scenario failed: \(error)")
         }
@@ -92,5 +72,62 @@ struct RealReconnectionTests {
         for engine in engines { await engine.shutdown() }
         await janus?.stop()
         await NetworkNamespace.remove()
+    }
+
+    /// Blacks the subscriber out for `seconds`; returns when the blackout ended, with its start
+    /// and end (taken when iptables returned: the rule is then in place, or gone).
+    func blackout(_ namespace: NetworkNamespace, seconds: Double) async throws -> (start: Date, end: Date) {
+        progress("blackout on for \(seconds) s")
+        try await namespace.startBlackout()
+        let start = Date()
+        try await Task.sleep(for: .milliseconds(Int((seconds - Date().timeIntervalSince(start)) * 1000)))
+        try await namespace.endBlackout()
+        let end = Date()
+        progress("blackout off")
+        return (start, end)
+    }
+
+    /// Everything toward the subscriber dropped for 8 s (the rig's subscriber-downlink
+    /// blackout): `didDisconnect` within 4 s of the start, `didReconnect` within 3 s of the end,
+    /// no `streamDestroyed` (issue 10's scenario).
+    @Test(.timeLimit(.minutes(3)))
+    func subscriberBlackoutOf8SecondsDisconnectsAndReconnects() async throws {
+        try await withBlackoutRig { namespace, bobEvents, subscriber, lifecycle in
+            let stream = subscriber.stream
+            let period = Task { try await blackout(namespace, seconds: 8) }
+            let disconnected = await lifecycle.wait(.seconds(8)) { $0 == .didDisconnect(stream) }
+            let (start, end) = try await period.value
+            let reconnected = await lifecycle.wait(.seconds(20)) { $0 == .didReconnect(stream) }
+            let detection = disconnected.map { $0.timeIntervalSince(start) }
+            let recovery = reconnected.map { $0.timeIntervalSince(end) }
+            progress("measured 8 s: didDisconnect \(detection.map { String(format: "%.2f", $0) } ?? "never") s after the start, "
+                     + "didReconnect \(recovery.map { String(format: "%.2f", $0) } ?? "never") s after the end")
+            #expect(detection.map { $0 <= 4 } == true, "didDisconnect within 4 s of the blackout start: \(String(describing: detection))")
+            #expect(recovery.map { $0 <= 3 } == true, "didReconnect within 3 s of the blackout end: \(String(describing: recovery))")
+            #expect(!bobEvents.all.contains { if case .streamDestroyed = $0.1 { true } else { false } })
+            #expect(lifecycle.all.map(\.1) == [.didConnect(stream), .didDisconnect(stream), .didReconnect(stream)])
+        }
+    }
+
+    /// Dropped for 40 s, longer than the 30 s reconnect window: `streamDestroyed` (`mediaLost`)
+    /// once, about 30 s after `didDisconnect`, and nothing for the stream after it, even when
+    /// the path comes back.
+    @Test(.timeLimit(.minutes(3)))
+    func subscriberBlackoutOf40SecondsDestroysTheStreamAfterTheWindow() async throws {
+        try await withBlackoutRig { namespace, bobEvents, subscriber, lifecycle in
+            let stream = subscriber.stream
+            let period = Task { try await blackout(namespace, seconds: 40) }
+            let disconnected = await lifecycle.wait(.seconds(8)) { $0 == .didDisconnect(stream) }
+            let (start, _) = try await period.value
+            try await Task.sleep(for: .seconds(5))
+            let destroyed = bobEvents.all.filter { if case .streamDestroyed(let s, .mediaLost) = $0.1 { s == stream } else { false } }
+            let window = zip(disconnected.map { [$0] } ?? [], destroyed.map(\.0)).map { $1.timeIntervalSince($0) }.first
+            progress("measured 40 s: didDisconnect \(disconnected.map { String(format: "%.2f", $0.timeIntervalSince(start)) } ?? "never") s after the start, "
+                     + "streamDestroyed \(window.map { String(format: "%.2f", $0) } ?? "never") s after didDisconnect")
+            #expect(destroyed.count == 1, "one streamDestroyed(mediaLost): \(destroyed.map(\.1))")
+            #expect(window.map { $0 >= 29.5 && $0 <= 31.5 } == true, "streamDestroyed at the 30 s window: \(String(describing: window))")
+            #expect(lifecycle.all.map(\.1) == [.didConnect(stream), .didDisconnect(stream)], "nothing after the end")
+            #expect(bobEvents.all.filter { if case .streamDestroyed = $0.1 { true } else { false } }.count == 1)
+        }
     }
 }
