@@ -10,6 +10,7 @@ public final class FakeSignaling: Signaling, Sendable {
         var calls: [String] = []
         var nextHandle = 0
         var feeds: [RouterFeed]
+        var participantID: FeedID
         var failures: [String: SignalingError] = [:]
     }
 
@@ -19,15 +20,20 @@ public final class FakeSignaling: Signaling, Sendable {
     /// Every event a test emitted, in order.
     public let events: AsyncStream<SignalingEvent>
     private let continuation: AsyncStream<SignalingEvent>.Continuation
-    /// Our participant id.
-    public let participantID: FeedID
     private let state: Mutex<State>
 
     /// Signaling that joins as `participantID` into a room with `feeds`.
     public init(participantID: FeedID = FeedID("100"), feeds: [RouterFeed] = []) {
-        self.participantID = participantID
-        state = Mutex(State(feeds: feeds))
+        state = Mutex(State(feeds: feeds, participantID: participantID))
         (events, continuation) = AsyncStream<SignalingEvent>.makeStream()
+    }
+
+    /// What the next `join` answers (a rejoin after a lost session).
+    public func setRoom(participantID: FeedID, feeds: [RouterFeed]) {
+        state.withLock {
+            $0.participantID = participantID
+            $0.feeds = feeds
+        }
     }
 
     /// Every call so far, one line each.
@@ -51,7 +57,7 @@ public final class FakeSignaling: Signaling, Sendable {
     /// Records `join`.
     public func join(display: String?) async throws -> RoomJoin {
         try record("join \(display ?? "-")")
-        return RoomJoin(participantID: participantID, participantHandle: Self.participantHandle, feeds: state.withLock { $0.feeds })
+        return state.withLock { RoomJoin(participantID: $0.participantID, participantHandle: Self.participantHandle, feeds: $0.feeds) }
     }
 
     /// Records `publish`, answers `answer to OFFER`.

@@ -31,6 +31,9 @@ public actor JanusSignaling: Signaling {
     /// Creates the Janus session, attaches the participant handle and joins the room.
     public func join(display: String?) async throws -> RoomJoin {
         do {
+            // After a lost session (a rejoin) the old handles are dead: start afresh.
+            subscriptions.removeAll()
+            lostReported = false
             let session = try await JanusSession.create(url: url)
             self.session = session
             let handle = try await session.attach(opaqueID: "callscope-participant")

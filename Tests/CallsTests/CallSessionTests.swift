@@ -217,4 +217,56 @@ final class Collector<Element: Sendable>: Sendable {
         #expect(rig.events.all.filter { if case .streamDestroyed = $0 { true } else { false } }.count == 1)
         #expect(await rig.session.subscribers.isEmpty)
     }
+
+    @Test func aLostSignalingSessionRejoinsAndReportsOnlyWhatReallyChanged() async throws {
+        let feed9 = RouterFeed(id: FeedID("9"), display: "nine", hasAudio: true, hasVideo: true)
+        let rig = Rig(feeds: [Self.feed7, feed9], configuration: CallSessionConfiguration(subscriberHealthInterval: nil))
+        try await rig.session.connect()
+        let seven = CallSubscriber(stream: try await rig.stream("7"))
+        let nine = CallSubscriber(stream: try await rig.stream("9"))
+        let sevenEvents = Collector(seven.events), nineEvents = Collector(nine.events)
+        try await rig.session.subscribe(seven)
+        try await rig.session.subscribe(nine)
+        rig.engine.emit(.iceConnectionState(PeerConnectionID("pc-1"), .connected))
+        await eventually("seven connected") { sevenEvents.all.count == 1 }
+        let before = rig.events.all.count
+
+        // Janus restarted: 7 is back under the same id, 9 is gone, 8 is new; we are 101 now.
+        let feed8 = RouterFeed(id: FeedID("8"), display: "eight", hasAudio: true, hasVideo: false)
+        rig.signaling.setRoom(participantID: FeedID("101"), feeds: [Self.feed7, feed8])
+        rig.signaling.emit(.sessionLost(reason: "HTTP 404"))
+        await eventually("subscribed to 7 again") { rig.signaling.calls.filter { $0 == "subscribe 7" }.count == 2 }
+        await eventually("8 created") { rig.events.all.contains { if case .streamCreated(let s) = $0 { s.streamId == "8" } else { false } } }
+        let after = Array(rig.events.all.dropFirst(before)).map { event -> String in
+            switch event {
+            case .streamCreated(let s): "streamCreated \(s.streamId)"
+            case .streamDestroyed(let s, let r): "streamDestroyed \(s.streamId) \(r.rawValue)"
+            case .connectionCreated(let c): "connectionCreated \(c.connectionId)"
+            case .connectionDestroyed(let c): "connectionDestroyed \(c.connectionId)"
+            default: "other"
+            }
+        }
+        #expect(after == ["streamDestroyed 9 publisherLeft", "connectionDestroyed 9", "connectionCreated 8", "streamCreated 8"])
+        #expect(await rig.session.connection?.connectionId == "101")
+        #expect(rig.signaling.calls.filter { $0 == "join -" }.count == 2)
+        #expect(sevenEvents.all == [.didConnect(seven.stream), .didDisconnect(seven.stream)], "7 reconnects on a new handle")
+        #expect(nineEvents.all.isEmpty, "9's subscriber ends with its stream, silently")
+        #expect(await rig.session.subscribers.map(\.stream.streamId) == ["7"])
+        #expect(!rig.engine.openPeerConnections.contains(PeerConnectionID("pc-1")), "the dead handle's peer connection is closed")
+    }
+
+    @Test func rejoiningThatKeepsFailingEndsTheSession() async throws {
+        let rig = Rig(configuration: CallSessionConfiguration(subscriberHealthInterval: nil, rejoinAttempts: 2))
+        try await rig.session.connect()
+        rig.signaling.failNext("join", with: SignalingError(sessionLost: true, "connection refused"))
+        rig.signaling.emit(.sessionLost(reason: "HTTP 404"))
+        await eventually("first attempt") { rig.signaling.calls.filter { $0.hasPrefix("join") }.count == 2 }
+        rig.signaling.failNext("join", with: SignalingError(sessionLost: true, "connection refused"))
+        await rig.clock.waitForSleepers(2)                 // the stats loop and the 1 s back-off
+        rig.clock.advance(by: .seconds(1))
+        await eventually("didDisconnect") { rig.events.all.contains(.didDisconnect) }
+        #expect(rig.signaling.calls.filter { $0.hasPrefix("join") }.count == 3)
+        #expect(await rig.session.connection == nil)
+        #expect(rig.events.all.contains { if case .didFail(let e) = $0 { e.code == .notConnected } else { false } })
+    }
 }

@@ -19,7 +19,7 @@ public actor CallSession {
     private var storedDelegate = WeakSessionDelegate(nil)
 
     /// Our own connection, once connected.
-    public private(set) var connection: CallConnection?
+    public internal(set) var connection: CallConnection?
     var roster: RoomRoster?
     var trickle = TrickleRouter()
     var publishing: PublishingState?
@@ -170,8 +170,7 @@ public actor CallSession {
         case .hangup(let handle, _):
             if let key = subscriptionsByHandle[handle] { await subscriptionHungUp(key, handle: handle) }
         case .sessionLost(let reason):
-            deliver([.didFail(CallError(.notConnected, "signaling lost: \(reason)"))])
-            await endSession()
+            await rejoin(after: reason)
         }
     }
 

@@ -14,8 +14,8 @@ struct RoomRoster: Sendable {
         case participantLeft(FeedID)
     }
 
-    /// Our own participant id.
-    let own: FeedID
+    /// Our own participant id (a new one after a rejoin).
+    var own: FeedID
     private(set) var connections: [FeedID: CallConnection] = [:]
     private(set) var streams: [FeedID: CallStream] = [:]
     /// Inputs that changed nothing (duplicates, unknown ids): counted, not fatal.
