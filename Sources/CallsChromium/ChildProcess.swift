@@ -80,6 +80,12 @@ public final class ChildProcess: Sendable {
         return status.withLock { $0 }
     }
 
+    /// SIGKILL to the whole process group at once (a crash, for tests); returns when it exited.
+    public func killAbruptly() async {
+        kill(-pid, SIGKILL)
+        while isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+    }
+
     /// SIGTERM to the whole process group, then SIGKILL after `grace`; returns when it has exited.
     public func stop(grace: Duration = .seconds(3)) async {
         guard isRunning else {

@@ -11,11 +11,12 @@ final class JanusProcess: Sendable {
     let directory: String
     private let process: ChildProcess
 
-    init() async throws {
+    /// Starts Janus on `port` (a free one when `nil`; a given one to restart "the same" Janus).
+    init(port fixedPort: UInt16? = nil) async throws {
         directory = NSTemporaryDirectory() + "callscope-janus-\(UUID().uuidString)"
         let configs = directory + "/conf"
         try FileManager.default.createDirectory(atPath: configs, withIntermediateDirectories: true)
-        guard let port = FreePort.tcp() else { throw JanusProcessError("no free TCP port") }
+        guard let port = fixedPort ?? FreePort.tcp() else { throw JanusProcessError("no free TCP port") }
         let rtp = try Self.freeUDPRange(count: 200)
         let substitutions = ["@@CONFIGS_FOLDER@@": configs, "@@RTP_PORT_RANGE@@": "\(rtp.lowerBound)-\(rtp.upperBound)",
                              "@@ICE_ENFORCE_LIST@@": "lo", "@@HTTP_PORT@@": "\(port)", "@@HTTP_IP@@": "127.0.0.1"]
@@ -45,6 +46,9 @@ final class JanusProcess: Sendable {
     }
 
     func stop() async { await process.stop(grace: .seconds(5)) }
+
+    /// Kills Janus outright (SIGKILL): no goodbye to anyone, as in a crash.
+    func kill() async { await process.killAbruptly() }
 
     /// `count` consecutive UDP ports that are all free now, starting at a random offset.
     private static func freeUDPRange(count: UInt16) throws -> ClosedRange<UInt16> {

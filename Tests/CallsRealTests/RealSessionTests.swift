@@ -116,4 +116,62 @@ struct RealSessionTests {
         progress("await janus.stop")
         await janus.stop()
     }
+
+    /// Janus killed (SIGKILL) and started again on the same port mid-call: both sessions find their Janus
+    /// session gone, rejoin, the publisher publishes again under a new feed id; the subscriber's
+    /// app sees the old stream destroyed and the new one created, and a new subscription connects.
+    @Test(.timeLimit(.minutes(3)))
+    func janusRestartedMidCallRejoinsAndTheStreamComesBack() async throws {
+        var janus = try await JanusProcess()
+        let options = ChromiumOptions(fakeCameraFrameRate: 15)
+        var engines: [ChromiumMediaEngine] = []
+        var sessions: [CallSession] = []
+        do {
+            engines.append(try await { progress("launch chromium"); let e = try await ChromiumMediaEngine.launch(options); progress("chromium ready"); return e }())
+            engines.append(try await { progress("launch chromium"); let e = try await ChromiumMediaEngine.launch(options); progress("chromium ready"); return e }())
+            let alice = CallSession(signaling: JanusSignaling(url: janus.url, room: RealCallTests.room), engine: engines[0],
+                                    clock: ContinuousClock(), wallClock: Date.init)
+            let bob = CallSession(signaling: JanusSignaling(url: janus.url, room: RealCallTests.room), engine: engines[1],
+                                  clock: ContinuousClock(), wallClock: Date.init)
+            sessions = [alice, bob]
+            let bobEvents = Gathered(bob.events)
+            try await bob.connect(display: "bob")
+            try await alice.connect(display: "alice")
+            try await alice.publish(CallPublisher(settings: CallPublisherSettings(name: "alice", media: LocalMediaSettings(frameRate: 15))))
+            #expect(await bobEvents.wait(.seconds(20)) { $0.contains { if case .streamCreated = $0 { true } else { false } } })
+            let oldStream = try #require(await bob.streams.first)
+            let first = CallSubscriber(stream: oldStream)
+            let firstEvents = Gathered(first.events)
+            try await bob.subscribe(first)
+            #expect(await firstEvents.wait(.seconds(20)) { $0.contains(.didConnect(oldStream)) })
+
+            progress("killing janus")
+            let port = UInt16(janus.url.port ?? 0)
+            await janus.kill()
+            try await Task.sleep(for: .seconds(2))
+            janus = try await JanusProcess(port: port)
+            progress("janus back")
+            let newStreamArrived = await bobEvents.wait(.seconds(40)) {
+                $0.contains { if case .streamCreated(let s) = $0 { s.streamId != oldStream.streamId } else { false } }
+            }
+            progress("bob saw: \(bobEvents.all.map { "\($0)".prefix(90) })")
+            #expect(newStreamArrived, "alice's stream back under a new id: \(bobEvents.all)")
+            #expect(bobEvents.all.contains(.streamDestroyed(oldStream, reason: .publisherLeft)) || bobEvents.all.contains { if case .streamDestroyed(let s, _) = $0 { s == oldStream } else { false } },
+                    "the old stream destroyed")
+            let aliceConnected = await alice.isConnected, bobConnected = await bob.isConnected
+            let bothConnected = aliceConnected && bobConnected
+            #expect(bothConnected)
+            if let newStream = await bob.streams.first {
+                let second = CallSubscriber(stream: newStream)
+                let secondEvents = Gathered(second.events)
+                try await bob.subscribe(second)
+                #expect(await secondEvents.wait(.seconds(20)) { $0.contains(.didConnect(newStream)) }, "a new subscription connects")
+            }
+        } catch {
+            Issue.record("janus restart scenario failed: \(error)")
+        }
+        for session in sessions { await session.disconnect() }
+        for engine in engines { await engine.shutdown() }
+        await janus.stop()
+    }
 }
