@@ -30,7 +30,7 @@ swift test -Xswiftc -warnings-as-errors
 # The Calls modules on real components: Janus on loopback (Rig/janus config, free ports), two
 # headless Chromiums per test through chromedriver, our Swift signaling and media engine; one
 # test at a time (2 cores), bounded so a hang fails CI instead of eating its 90 minutes
-# (measured: 12-18 s for both tests).
+# (measured: 18-24 s for the three tests: a call, a session lifecycle, Janus killed and restarted).
 CALLSCOPE_REAL=1 timeout 300 swift test -Xswiftc -warnings-as-errors --no-parallel --filter CallsRealTests
 # The README's main job must work on the shipped recording.
 swift run callscope replay >/dev/null
