@@ -1,6 +1,5 @@
 import Calls
 import RTCStats
-import Synchronization
 
 /// A ``MediaEngine`` for unit tests: records every call as a line (`"setRemote pc-1 offer"`),
 /// answers with numbered descriptions, serves the stats a test put there, and emits the events a
@@ -18,7 +17,7 @@ public final class FakeMediaEngine: MediaEngine, Sendable {
     /// Every event a test emitted, in order.
     public let events: AsyncStream<MediaEngineEvent>
     private let continuation: AsyncStream<MediaEngineEvent>.Continuation
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A fresh engine.
     public init() {

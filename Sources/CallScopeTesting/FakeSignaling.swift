@@ -1,5 +1,4 @@
 import Calls
-import Synchronization
 
 /// A ``Signaling`` for unit tests: joins as `participantID` with the feeds given, opens
 /// subscription handles `sub-1`, `sub-2`, ... with the offer `offer for FEED`, records every call
@@ -20,11 +19,11 @@ public final class FakeSignaling: Signaling, Sendable {
     /// Every event a test emitted, in order.
     public let events: AsyncStream<SignalingEvent>
     private let continuation: AsyncStream<SignalingEvent>.Continuation
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Signaling that joins as `participantID` into a room with `feeds`.
     public init(participantID: FeedID = FeedID("100"), feeds: [RouterFeed] = []) {
-        state = Mutex(State(feeds: feeds, participantID: participantID))
+        state = Locked(State(feeds: feeds, participantID: participantID))
         (events, continuation) = AsyncStream<SignalingEvent>.makeStream()
     }
 

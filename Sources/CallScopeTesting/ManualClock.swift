@@ -1,4 +1,4 @@
-import Synchronization
+import Calls
 
 /// A `Clock` that moves only when a test says so, for the call objects' timers.
 ///
@@ -33,7 +33,7 @@ public final class ManualClock: Clock, Sendable {
         var nextID = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A clock at zero.
     public init() {}

@@ -1,9 +1,9 @@
+import Calls
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// A process we start and must stop: chromedriver (and the Chromium it starts), or Janus in tests.
 ///
@@ -15,8 +15,8 @@ import Synchronization
 public final class ChildProcess: Sendable {
     /// The process id (also its process group id).
     public let pid: Int32
-    private let exited = Mutex<Bool>(false)
-    private let status = Mutex<Int32?>(nil)
+    private let exited = Locked<Bool>(false)
+    private let status = Locked<Int32?>(nil)
 
     /// Starts `executable` with `arguments`; its output goes to `outputPath` (or nowhere).
     public init(executable: String, arguments: [String], outputPath: String? = nil) throws(ChildProcessError) {

@@ -1,9 +1,9 @@
+import Calls
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 import RTCStats
-import Synchronization
 
 /// Janus' plain HTTP API: JSON POSTs and the long-poll GET, on a URLSession of our own.
 struct JanusTransport: Sendable {
@@ -100,7 +100,7 @@ struct JanusTransport: Sendable {
 
 /// A continuation resumed by whichever side comes first, exactly once.
 final class ResumeOnce<T: Sendable>: Sendable {
-    private let continuation = Mutex<CheckedContinuation<T, any Error>?>(nil)
+    private let continuation = Locked<CheckedContinuation<T, any Error>?>(nil)
 
     func set(_ continuation: CheckedContinuation<T, any Error>) { self.continuation.withLock { $0 = continuation } }
 

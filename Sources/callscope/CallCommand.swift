@@ -5,7 +5,6 @@ import Dispatch
 import Foundation
 import Observability
 import RTCStats
-import Synchronization
 
 /// `callscope call`: joins a Janus VideoRoom as a live client (headless Chromium as the media
 /// engine) and prints what the SDK reports: lifecycle events and the stats callbacks of the
@@ -60,7 +59,7 @@ struct CallCommand {
     }
 
     func run() throws {
-        let failure = Mutex<(any Error)?>(nil)
+        let failure = Locked<(any Error)?>(nil)
         let done = DispatchSemaphore(value: 0)
         let command = self
         Task {

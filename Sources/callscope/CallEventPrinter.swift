@@ -2,14 +2,13 @@ import Calls
 import Foundation
 import Observability
 import RTCStats
-import Synchronization
 
 /// Prints `callscope call`'s lines, one writer for every source: session and subscriber
 /// lifecycle events (`t` in unix ms) and stats callbacks (the replay interface's lines).
 final class CallEventPrinter: Sendable {
     let format: CallCommand.Format
-    private let lock = Mutex(())
-    private let followers = Mutex<[Task<Void, Never>]>([])
+    private let lock = Locked(())
+    private let followers = Locked<[Task<Void, Never>]>([])
 
     init(format: CallCommand.Format) { self.format = format }
 

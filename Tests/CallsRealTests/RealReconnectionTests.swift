@@ -2,12 +2,11 @@ import Calls
 import CallsChromium
 import CallsJanus
 import Foundation
-import Synchronization
 import Testing
 
 /// Elements with the wall-clock time they arrived.
 final class Timed<Element: Sendable>: Sendable {
-    private let items = Mutex<[(Date, Element)]>([])
+    private let items = Locked<[(Date, Element)]>([])
     init(_ stream: AsyncStream<Element>) {
         Task { [weak self] in
             for await item in stream {

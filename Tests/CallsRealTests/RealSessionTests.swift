@@ -3,12 +3,11 @@ import CallsChromium
 import CallsJanus
 import Foundation
 import RTCStats
-import Synchronization
 import Testing
 
 /// Collects a stream's elements as they come.
 final class Gathered<Element: Sendable>: Sendable {
-    private let items = Mutex<[Element]>([])
+    private let items = Locked<[Element]>([])
     init(_ stream: AsyncStream<Element>) {
         Task { [weak self] in
             for await item in stream {

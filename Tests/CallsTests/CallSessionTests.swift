@@ -2,7 +2,6 @@ import CallScopeTesting
 @testable import Calls
 import Foundation
 import RTCStats
-import Synchronization
 import Testing
 
 /// Yields (never sleeps) until `condition` holds; records an issue after many tries.
@@ -16,7 +15,7 @@ func eventually(_ what: String, sourceLocation: SourceLocation = #_sourceLocatio
 
 /// Collects a stream's elements as they come.
 final class Collector<Element: Sendable>: Sendable {
-    private let items = Mutex<[Element]>([])
+    private let items = Locked<[Element]>([])
     init(_ stream: AsyncStream<Element>) {
         Task { [weak self] in
             for await item in stream {

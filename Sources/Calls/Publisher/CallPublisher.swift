@@ -1,5 +1,4 @@
 import Observability
-import Synchronization
 
 /// How a ``CallPublisher`` publishes.
 public struct CallPublisherSettings: Hashable, Sendable {
@@ -33,7 +32,7 @@ public final class CallPublisher: Sendable {
     public let settings: CallPublisherSettings
     /// Its stats (seed 000: the delegates live on the publisher object).
     public let statsMonitor: PublisherStatsMonitor
-    private let published = Mutex<CallStream?>(nil)
+    private let published = Locked<CallStream?>(nil)
 
     /// Creates a publisher.
     public init(settings: CallPublisherSettings = .init()) {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import RTCStats
 
 /// A routed call (seed 004's `OTSession`): joins a room through a ``Signaling``, publishes and
@@ -248,7 +247,7 @@ public actor CallSession {
 
 /// Holds the sender-stats message a monitor produced during one `ingest`.
 final class SenderStatsOutbox: Sendable {
-    private let message = Mutex<[UInt8]?>(nil)
+    private let message = Locked<[UInt8]?>(nil)
     func put(_ bytes: [UInt8]) { message.withLock { $0 = bytes } }
     func take() -> [UInt8]? { message.withLock { $0 } }
 }

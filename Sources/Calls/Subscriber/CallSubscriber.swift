@@ -1,5 +1,4 @@
 import Observability
-import Synchronization
 
 /// What happens to a subscriber, in order (seed 004's `OTSubscriberKitDelegate`).
 public enum CallSubscriberEvent: Hashable, Sendable {
@@ -45,14 +44,14 @@ public final class CallSubscriber: Sendable {
     /// Its stats (seed 000: the delegates live on the subscriber object).
     public let statsMonitor: SubscriberStatsMonitor
     private let fanOut = EventFanOut<CallSubscriberEvent>()
-    private let storedDelegate: Mutex<WeakSubscriberDelegate>
+    private let storedDelegate: Locked<WeakSubscriberDelegate>
 
     /// Creates a subscriber for `stream`.
     public init(stream: CallStream, delegate: (any CallSubscriberDelegate)? = nil) {
         self.stream = stream
         // One stream per subscriber connection (a handle per subscriber), so the engine's only stream.
         statsMonitor = SubscriberStatsMonitor()
-        storedDelegate = Mutex(WeakSubscriberDelegate(delegate))
+        storedDelegate = Locked(WeakSubscriberDelegate(delegate))
     }
 
     /// The lifecycle delegate (held weakly).

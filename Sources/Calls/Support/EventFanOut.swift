@@ -1,15 +1,17 @@
-import Synchronization
 
 /// The `AsyncStream`s of one object: each ``makeStream()`` makes a stream; events are yielded to
 /// all of them in order, from one list per input.
 final class EventFanOut<Event: Sendable>: Sendable {
-    private let continuations = Mutex<[Int: AsyncStream<Event>.Continuation]>([:])
-    private let nextID = Atomic<Int>(0)
+    private let continuations = Locked<[Int: AsyncStream<Event>.Continuation]>([:])
+    private let nextID = Locked<Int>(0)
 
     /// A new stream of every later event (the newest 1024 are kept for a slow reader).
     func makeStream() -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(1024))
-        let id = nextID.add(1, ordering: .relaxed).newValue
+        let id = nextID.withLock { next -> Int in
+            next += 1
+            return next
+        }
         continuations.withLock { $0[id] = continuation }
         continuation.onTermination = { [weak self] _ in
             _ = self?.continuations.withLock { $0.removeValue(forKey: id) }

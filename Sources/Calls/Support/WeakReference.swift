@@ -4,7 +4,7 @@ struct WeakSessionDelegate: Sendable {
     init(_ object: (any CallSessionDelegate)?) { self.object = object }
 }
 
-/// A weakly held subscriber delegate, storable in a `Mutex`.
+/// A weakly held subscriber delegate, storable in a `Locked`.
 struct WeakSubscriberDelegate: Sendable {
     weak var object: (any CallSubscriberDelegate)?
     init(_ object: (any CallSubscriberDelegate)?) { self.object = object }
