@@ -268,4 +268,15 @@ final class Collector<Element: Sendable>: Sendable {
         #expect(await rig.session.connection == nil)
         #expect(rig.events.all.contains { if case .didFail(let e) = $0 { e.code == .notConnected } else { false } })
     }
+
+    @Test func connectFailuresSayWhetherTheRouterRefusedOrWasUnreachable() async throws {
+        let rig = Rig()
+        rig.signaling.failNext("join", with: SignalingError("connection refused"))
+        await #expect(throws: CallError(.signalingUnavailable, "join: connection refused")) { try await rig.session.connect() }
+        rig.signaling.failNext("join", with: SignalingError(routerCode: 426, "No such room (1234)"))
+        await #expect(throws: CallError(.routerError, routerCode: 426, "join: No such room (1234)")) { try await rig.session.connect() }
+        #expect(await rig.session.connection == nil)
+        try await rig.session.connect()
+        #expect(await rig.session.isConnected)
+    }
 }

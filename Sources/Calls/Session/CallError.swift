@@ -20,6 +20,8 @@ public struct CallError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let alreadyPublishing = Code(rawValue: "alreadyPublishing")
         /// The media router refused (see ``CallError/routerCode``).
         public static let routerError = Code(rawValue: "routerError")
+        /// The router could not be reached, or answered something unreadable.
+        public static let signalingUnavailable = Code(rawValue: "signalingUnavailable")
         /// The media engine failed.
         public static let mediaEngine = Code(rawValue: "mediaEngine")
     }
@@ -47,8 +49,9 @@ public struct CallError: Error, Hashable, Sendable, CustomStringConvertible {
         case let error as CallError:
             return error
         case let error as SignalingError:
-            return error.sessionLost ? CallError(.notConnected, "\(what): \(error.message)")
-                : CallError(.routerError, routerCode: error.routerCode, "\(what): \(error.message)")
+            if error.sessionLost { return CallError(.notConnected, "\(what): \(error.message)") }
+            guard let code = error.routerCode else { return CallError(.signalingUnavailable, "\(what): \(error.message)") }
+            return CallError(.routerError, routerCode: code, "\(what): \(error.message)")
         default:
             return CallError(.mediaEngine, "\(what): \(error)")
         }
