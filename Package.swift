@@ -12,6 +12,10 @@ let package = Package(
         .library(name: "Connectivity", targets: ["Connectivity"]),
         .library(name: "ConnectivityProbe", targets: ["ConnectivityProbe"]),
         .library(name: "CallScopeExport", targets: ["CallScopeExport"]),
+        .library(name: "Calls", targets: ["Calls"]),
+        .library(name: "CallsJanus", targets: ["CallsJanus"]),
+        .library(name: "CallsChromium", targets: ["CallsChromium"]),
+        .library(name: "CallScopeTesting", targets: ["CallScopeTesting"]),
         .executable(name: "callscope", targets: ["callscope"]),
     ],
     targets: [
@@ -23,13 +27,17 @@ let package = Package(
         .target(name: "VideoFrames", dependencies: ["CVideoFramesAVX2"]),
         // libyuv loaded at run time, for the tests and `callscope frames bench`: not a product.
         .target(name: "VideoFramesReference", dependencies: ["VideoFrames"]),
+        .target(name: "Calls", dependencies: ["Observability", "RTCStats"]),
+        .target(name: "CallsJanus", dependencies: ["Calls", "RTCStats"]),
+        .target(name: "CallsChromium", dependencies: ["Calls", "RTCStats"]),
+        .target(name: "CallScopeTesting", dependencies: ["Calls", "RTCStats"]),
         .target(name: "CallScopeReplay", dependencies: ["Observability", "RTCStats"]),
         // Discoverability: the portable part (crypto, STUN codec, state machine; no I/O, no clock)
         // and the platform part (POSIX sockets, the clock) that runs the probes.
         .target(name: "Connectivity"),
         .target(name: "ConnectivityProbe", dependencies: ["Connectivity"]),
         .target(name: "CallScopeExport", dependencies: ["Observability"]),
-        .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability", "CallScopeReplay", "CallScopeExport", "VideoFrames", "VideoFramesReference", "Connectivity", "ConnectivityProbe"]),
+        .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability", "CallScopeReplay", "CallScopeExport", "VideoFrames", "VideoFramesReference", "Connectivity", "ConnectivityProbe", "Calls", "CallsJanus", "CallsChromium"]),
         // libFuzzer targets for every reader (Scripts/fuzz.sh builds it with -sanitize=fuzzer,address).
         .executableTarget(name: "CallScopeFuzz", dependencies: ["RTCStats", "Observability", "VideoFrames"]),
         .target(
@@ -50,6 +58,8 @@ let package = Package(
         .testTarget(name: "CallScopeExportTests", dependencies: ["CallScopeExport", "Observability", "RTCStats"]),
         .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "VideoFramesReference", "RTCStats", "CallScopeTestSupport"]),
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "ConnectivityProbe", "CallScopeTestSupport"]),
+        .testTarget(name: "CallsTests", dependencies: ["Calls", "CallsJanus", "CallScopeTesting", "Observability", "RTCStats"]),
+        .testTarget(name: "CallsRealTests", dependencies: ["Calls", "CallsJanus", "CallsChromium", "RTCStats"]),
     ]
 )
 

@@ -1,0 +1,102 @@
+import Calls
+
+/// A ``Signaling`` for unit tests: joins as `participantID` with the feeds given, opens
+/// subscription handles `sub-1`, `sub-2`, ... with the offer `offer for FEED`, records every call
+/// as a line, throws the router errors a test scripts, and emits the events a test hands to
+/// ``emit(_:)``.
+public final class FakeSignaling: Signaling, Sendable {
+    private struct State {
+        var calls: [String] = []
+        var nextHandle = 0
+        var feeds: [RouterFeed]
+        var participantID: FeedID
+        var failures: [String: SignalingError] = [:]
+    }
+
+    /// The participant handle's id.
+    public static let participantHandle = RouterHandleID("participant")
+
+    /// Every event a test emitted, in order.
+    public let events: AsyncStream<SignalingEvent>
+    private let continuation: AsyncStream<SignalingEvent>.Continuation
+    private let state: Locked<State>
+
+    /// Signaling that joins as `participantID` into a room with `feeds`.
+    public init(participantID: FeedID = FeedID("100"), feeds: [RouterFeed] = []) {
+        state = Locked(State(feeds: feeds, participantID: participantID))
+        (events, continuation) = AsyncStream<SignalingEvent>.makeStream()
+    }
+
+    /// What the next `join` answers (a rejoin after a lost session).
+    public func setRoom(participantID: FeedID, feeds: [RouterFeed]) {
+        state.withLock {
+            $0.participantID = participantID
+            $0.feeds = feeds
+        }
+    }
+
+    /// Every call so far, one line each.
+    public var calls: [String] { state.withLock { $0.calls } }
+
+    /// Emits an event, as the router would.
+    public func emit(_ event: SignalingEvent) { continuation.yield(event) }
+
+    /// Makes the next call whose line starts with `prefix` (e.g. `"subscribe 7"`) throw `error`.
+    public func failNext(_ prefix: String, with error: SignalingError) { state.withLock { $0.failures[prefix] = error } }
+
+    private func record(_ line: String) throws(SignalingError) {
+        let failure = state.withLock { state -> SignalingError? in
+            state.calls.append(line)
+            guard let prefix = state.failures.keys.first(where: { line.hasPrefix($0) }) else { return nil }
+            return state.failures.removeValue(forKey: prefix)
+        }
+        if let failure { throw failure }
+    }
+
+    /// Records `join`.
+    public func join(display: String?) async throws -> RoomJoin {
+        try record("join \(display ?? "-")")
+        return state.withLock { RoomJoin(participantID: $0.participantID, participantHandle: Self.participantHandle, feeds: $0.feeds) }
+    }
+
+    /// Records `publish`, answers `answer to OFFER`.
+    public func publish(offer: SessionDescription) async throws -> SessionDescription {
+        try record("publish \(offer.sdp)")
+        return SessionDescription(kind: .answer, sdp: "answer to \(offer.sdp)")
+    }
+
+    /// Records `unpublish`.
+    public func unpublish() async throws { try record("unpublish") }
+
+    /// Records `subscribe FEED`, opens `sub-N`.
+    public func subscribe(to feed: FeedID) async throws -> SubscriptionOffer {
+        try record("subscribe \(feed)")
+        let handle = state.withLock { state -> RouterHandleID in
+            state.nextHandle += 1
+            return RouterHandleID("sub-\(state.nextHandle)")
+        }
+        return SubscriptionOffer(handle: handle, offer: SessionDescription(kind: .offer, sdp: "offer for \(feed)"))
+    }
+
+    /// Records `start HANDLE ANSWER`.
+    public func start(_ handle: RouterHandleID, answer: SessionDescription) async throws {
+        try record("start \(handle) \(answer.sdp)")
+    }
+
+    /// Records `restartIce HANDLE`.
+    public func restartIce(_ handle: RouterHandleID) async throws { try record("restartIce \(handle)") }
+
+    /// Records `trickle HANDLE CANDIDATE`.
+    public func trickle(_ candidate: IceCandidate?, on handle: RouterHandleID) async throws {
+        try record("trickle \(handle) \(candidate?.candidate ?? "end")")
+    }
+
+    /// Records `close HANDLE`.
+    public func close(_ handle: RouterHandleID) async { try? record("close \(handle)") }
+
+    /// Records `leave` and finishes ``events``.
+    public func leave() async {
+        try? record("leave")
+        continuation.finish()
+    }
+}

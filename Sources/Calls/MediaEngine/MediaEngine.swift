@@ -1,0 +1,56 @@
+import RTCStats
+
+/// How a new peer connection is set up.
+public struct PeerConnectionConfiguration: Hashable, Sendable {
+    /// STUN/TURN server URLs (`stun:HOST:PORT`, `turn:HOST:PORT?transport=tcp`); empty for none.
+    public var iceServers: [String]
+    /// TURN user name, when `iceServers` holds TURN servers.
+    public var username: String?
+    /// TURN password.
+    public var credential: String?
+
+    /// Creates a configuration.
+    public init(iceServers: [String] = [], username: String? = nil, credential: String? = nil) {
+        self.iceServers = iceServers
+        self.username = username
+        self.credential = credential
+    }
+}
+
+/// A WebRTC implementation the call objects drive: Chromium over WebDriver on Linux, Apple's
+/// `RTCPeerConnection` on a phone, a fake in tests.
+///
+/// Peer connections are named by opaque ids. Every call returns once the engine has done the
+/// work; nothing here waits for the network. What peer connections do by themselves arrives on
+/// ``events``, one ordered stream for all of them.
+public protocol MediaEngine: Sendable {
+    /// Every peer connection's events, in the order the engine saw them. One stream per engine;
+    /// it finishes when the engine shuts down.
+    var events: AsyncStream<MediaEngineEvent> { get }
+
+    /// Creates a peer connection.
+    func makePeerConnection(_ configuration: PeerConnectionConfiguration) async throws -> PeerConnectionID
+    /// Closes a peer connection; closing an unknown or closed one does nothing.
+    func closePeerConnection(_ id: PeerConnectionID) async throws
+    /// Captures camera and/or microphone and adds send-only tracks (with the simulcast layers).
+    func addLocalMedia(_ settings: LocalMediaSettings, to id: PeerConnectionID) async throws
+    /// Creates an offer (with new ICE credentials when `iceRestart`) and sets it as the local
+    /// description.
+    func createOffer(on id: PeerConnectionID, iceRestart: Bool) async throws -> SessionDescription
+    /// Creates an answer to the remote offer and sets it as the local description.
+    func createAnswer(on id: PeerConnectionID) async throws -> SessionDescription
+    /// Sets the remote description.
+    func setRemoteDescription(_ description: SessionDescription, on id: PeerConnectionID) async throws
+    /// Adds a remote ICE candidate; `nil` marks the end of the remote candidates.
+    func addRemoteCandidate(_ candidate: IceCandidate?, on id: PeerConnectionID) async throws
+    /// Opens a data channel (ordered, reliable) labelled `label`.
+    func openDataChannel(label: String, on id: PeerConnectionID) async throws
+    /// Sends a text message on the open data channel labelled `label`.
+    func sendData(_ text: String, label: String, on id: PeerConnectionID) async throws
+    /// Enables or disables the local (sent) or remote (received) tracks of one kind.
+    func setTracksEnabled(_ kind: MediaKind, _ enabled: Bool, on id: PeerConnectionID) async throws
+    /// The peer connection's `getStats()` report.
+    func stats(of id: PeerConnectionID) async throws -> StatsReport
+    /// Closes every peer connection and releases the engine; ``events`` then finishes.
+    func shutdown() async
+}

@@ -1,0 +1,53 @@
+import Observability
+
+/// How a ``CallPublisher`` publishes.
+public struct CallPublisherSettings: Hashable, Sendable {
+    /// The stream's name (the display name others see).
+    public var name: String?
+    /// Camera, screen or custom.
+    public var videoType: CallStreamVideoType
+    /// Capture and simulcast layers.
+    public var media: LocalMediaSettings
+    /// Send sender-side stats to subscribers over a data channel (observability spec).
+    public var senderStatsTrack: Bool
+
+    /// Creates settings.
+    public init(name: String? = nil, videoType: CallStreamVideoType = .camera, media: LocalMediaSettings = .init(),
+                senderStatsTrack: Bool = false) {
+        self.name = name
+        self.videoType = videoType
+        self.media = media
+        self.senderStatsTrack = senderStatsTrack
+    }
+}
+
+/// Publishes camera (or custom) video and audio into a session; hand it to
+/// ``CallSession/publish(_:)``. The SDK samples its stats every
+/// ``CallSessionConfiguration/statsInterval`` into ``statsMonitor``.
+public final class CallPublisher: Sendable {
+    /// The data channel sender-stats messages travel on.
+    public static let senderStatsChannel = "callscope"
+
+    /// How it publishes.
+    public let settings: CallPublisherSettings
+    /// Its stats (seed 000: the delegates live on the publisher object).
+    public let statsMonitor: PublisherStatsMonitor
+    private let published = Locked<CallStream?>(nil)
+
+    /// Creates a publisher.
+    public init(settings: CallPublisherSettings = .init()) {
+        self.settings = settings
+        statsMonitor = PublisherStatsMonitor(settings: PublisherSettings(senderStatsTrack: settings.senderStatsTrack))
+    }
+
+    /// The stats delegate, on the publisher as in seed 000 (held weakly by the monitor).
+    public var networkStatsDelegate: (any PublisherNetworkStatsDelegate)? {
+        get { statsMonitor.delegate }
+        set { statsMonitor.delegate = newValue }
+    }
+
+    /// Our stream while published.
+    public var stream: CallStream? { published.withLock { $0 } }
+
+    func setStream(_ stream: CallStream?) { published.withLock { $0 = stream } }
+}

@@ -1,0 +1,244 @@
+/// One subscriber's connection lifecycle, as a value: inputs (engine and router events, stats
+/// samples, timers, the app's unsubscribe) in, actions out. The caller performs the actions
+/// (emit an event, ask the router for an ICE restart, replace the peer connection, arm a timer)
+/// outside any lock, and feeds their outcomes back as inputs.
+///
+/// Media stopping is seen in stats first (a 4–6 s blackout keeps Chromium's ICE `connected`
+/// while the selected pair's counters stop), so the machine reports `didDisconnect` when the
+/// selected pair's bytes and responses have been flat for ``Settings/stallThreshold``, or when
+/// ICE says `disconnected`/`failed`, whichever comes first. It then restarts ICE, replaces the
+/// peer connection after a router hangup or failed restarts, reports `didReconnect` when bytes
+/// flow again on the current connection, and destroys the stream when the reconnect window runs
+/// out. Exactly one terminal outcome: unsubscribe, stream gone, or window expired.
+public struct SubscriberConnectionMachine: Sendable {
+    /// Timings.
+    public struct Settings: Hashable, Sendable {
+        /// No progress on the selected pair for this long means the media path is lost.
+        public var stallThreshold: Duration
+        /// How long one ICE restart may take before the next step.
+        public var restartTimeout: Duration
+        /// ICE restarts before the peer connection is replaced.
+        public var maximumRestarts: Int
+        /// How long the subscriber may stay disconnected before its stream is destroyed.
+        public var reconnectWindow: Duration
+
+        /// Creates settings: 3 s stall, 5 s per restart, 2 restarts, a 30 s window.
+        public init(stallThreshold: Duration = .seconds(3), restartTimeout: Duration = .seconds(5),
+                    maximumRestarts: Int = 2, reconnectWindow: Duration = .seconds(30)) {
+            self.stallThreshold = stallThreshold
+            self.restartTimeout = restartTimeout
+            self.maximumRestarts = maximumRestarts
+            self.reconnectWindow = reconnectWindow
+        }
+    }
+
+    /// The timers the machine arms.
+    public enum TimerKind: Hashable, Sendable {
+        /// An ICE restart's time is up.
+        case restartTimeout
+        /// The reconnect window is over.
+        case reconnectWindow
+    }
+
+    /// A timer: kind plus a generation, so a timer armed before a state change is ignored.
+    public struct TimerID: Hashable, Sendable {
+        /// What the timer is for.
+        public var kind: TimerKind
+        /// The machine's generation when it was armed.
+        public var generation: Int
+    }
+
+    /// What the machine is told.
+    public enum Input: Hashable, Sendable {
+        /// The peer connection and router handle now in use (first, or after a replacement).
+        case peerConnectionStarted(PeerConnectionID, RouterHandleID)
+        /// The router sent an offer on a handle (a renegotiation is under way).
+        case offerReceived(RouterHandleID)
+        /// Our answer on a peer connection reached the router.
+        case answerSent(PeerConnectionID)
+        /// ICE state of a peer connection.
+        case iceState(PeerConnectionID, IceConnectionState)
+        /// The router says the handle's peer connection is up.
+        case routerMediaUp(RouterHandleID)
+        /// The router closed a handle's peer connection.
+        case routerHangup(RouterHandleID)
+        /// A stats sample of a peer connection: the selected pair's received bytes and STUN
+        /// responses (cumulative).
+        case statsSample(PeerConnectionID, bytesReceived: Double, responsesReceived: Double)
+        /// A timer fired.
+        case timerFired(TimerID)
+        /// The app unsubscribed.
+        case unsubscribe
+        /// The router says the stream is gone (publisher unpublished or left).
+        case streamGone
+    }
+
+    /// What the caller must do.
+    public enum Action: Hashable, Sendable {
+        /// Deliver a subscriber event.
+        case emit(CallSubscriberEvent.Kind)
+        /// Ask the router for an ICE restart on the handle (`configure` with `restart: true`).
+        case restartIce(RouterHandleID)
+        /// Close this peer connection and handle and subscribe again on a new handle; then feed
+        /// ``Input/peerConnectionStarted(_:_:)``.
+        case replacePeerConnection(PeerConnectionID, RouterHandleID)
+        /// Fire ``Input/timerFired(_:)`` with `id` at `deadline` (on the machine's clock).
+        case armTimer(TimerID, deadline: Duration)
+        /// The stream could not be restored: tell the app `streamDestroyed`.
+        case destroyStream
+        /// Close the peer connection and the handle; nothing more will come.
+        case tearDown(PeerConnectionID?, RouterHandleID?)
+    }
+
+    enum Phase: Hashable, Sendable {
+        case connecting
+        case connected
+        case disconnected(since: Duration, restarts: Int)
+        case ended
+    }
+
+    /// Timings.
+    public let settings: Settings
+    private(set) var phase = Phase.connecting
+    private(set) var peerConnection: PeerConnectionID?
+    private(set) var handle: RouterHandleID?
+    private var negotiating = false
+    private var restartPending = false
+    private var generation = 0
+    private var lastProgress: Duration?
+    private var lastBytes: Double?
+    private var lastResponses: Double?
+    /// Inputs about an older peer connection or handle, or after the end: ignored, counted.
+    public private(set) var staleInputs = 0
+
+    /// A machine for a subscriber that is starting.
+    public init(settings: Settings = .init()) { self.settings = settings }
+
+    /// Whether the subscriber has ended (unsubscribed, stream gone or window expired).
+    public var isEnded: Bool { phase == .ended }
+
+    /// Feeds one input at `now` (the injected clock's time since the session started).
+    public mutating func receive(_ input: Input, now: Duration) -> [Action] {
+        if phase == .ended {
+            staleInputs += 1
+            return []
+        }
+        switch input {
+        case .peerConnectionStarted(let pc, let newHandle):
+            peerConnection = pc
+            handle = newHandle
+            negotiating = true
+            lastBytes = nil
+            lastResponses = nil
+            lastProgress = now
+            return []
+        case .offerReceived(let from):
+            guard from == handle else { return stale() }
+            negotiating = true
+            return []
+        case .answerSent(let pc):
+            guard pc == peerConnection else { return stale() }
+            negotiating = false
+            if restartPending, let handle {
+                restartPending = false
+                return [.restartIce(handle)]
+            }
+            return []
+        case .iceState(let pc, let state):
+            guard pc == peerConnection else { return stale() }
+            switch (phase, state) {
+            case (.connecting, .connected), (.connecting, .completed):
+                return connect(now: now)
+            case (.connected, .disconnected), (.connected, .failed):
+                return disconnect(now: now)
+            default:
+                return []
+            }
+        case .routerMediaUp(let from):
+            guard from == handle else { return stale() }
+            return phase == .connecting ? connect(now: now) : []
+        case .routerHangup(let from):
+            guard from == handle else { return stale() }
+            var actions: [Action] = []
+            if phase == .connected { actions += disconnect(now: now, restart: false) }
+            return actions + replace()
+        case .statsSample(let pc, let bytes, let responses):
+            guard pc == peerConnection else { return stale() }
+            let progressed = (lastBytes.map { bytes > $0 } ?? false) || (lastResponses.map { responses > $0 } ?? false)
+            let bytesRose = lastBytes.map { bytes > $0 } ?? false
+            lastBytes = bytes
+            lastResponses = responses
+            if progressed { lastProgress = now }
+            switch phase {
+            case .connecting:
+                return bytesRose ? connect(now: now) : []
+            case .connected:
+                if let lastProgress, now - lastProgress >= settings.stallThreshold { return disconnect(now: now) }
+                return []
+            case .disconnected:
+                guard bytesRose else { return [] }
+                phase = .connected
+                generation += 1
+                return [.emit(.didReconnect)]
+            case .ended:
+                return []
+            }
+        case .timerFired(let id):
+            guard id.generation == generation, case .disconnected(let since, let restarts) = phase else { return stale() }
+            switch id.kind {
+            case .reconnectWindow:
+                phase = .ended
+                return [.destroyStream, .tearDown(peerConnection, handle)]
+            case .restartTimeout:
+                if restarts < settings.maximumRestarts {
+                    phase = .disconnected(since: since, restarts: restarts + 1)
+                    return restart(now: now)
+                }
+                phase = .disconnected(since: since, restarts: 0)
+                return replace() + [.armTimer(TimerID(kind: .restartTimeout, generation: generation), deadline: now + settings.restartTimeout)]
+            }
+        case .unsubscribe, .streamGone:
+            phase = .ended
+            return [.tearDown(peerConnection, handle)]
+        }
+    }
+
+    private mutating func connect(now: Duration) -> [Action] {
+        phase = .connected
+        lastProgress = now
+        return [.emit(.didConnect)]
+    }
+
+    private mutating func disconnect(now: Duration, restart: Bool = true) -> [Action] {
+        phase = .disconnected(since: now, restarts: 0)
+        generation += 1
+        var actions: [Action] = [.emit(.didDisconnect),
+                                 .armTimer(TimerID(kind: .reconnectWindow, generation: generation), deadline: now + settings.reconnectWindow)]
+        if restart { actions += self.restart(now: now) }
+        return actions
+    }
+
+    private mutating func restart(now: Duration) -> [Action] {
+        var actions: [Action] = [.armTimer(TimerID(kind: .restartTimeout, generation: generation), deadline: now + settings.restartTimeout)]
+        guard let handle else { return actions }
+        if negotiating {
+            restartPending = true      // Janus postpones a restart while an answer is pending; so do we
+        } else {
+            actions.insert(.restartIce(handle), at: 0)
+        }
+        return actions
+    }
+
+    private mutating func replace() -> [Action] {
+        guard let peerConnection, let handle else { return [] }
+        restartPending = false
+        self.peerConnection = nil
+        self.handle = nil
+        return [.replacePeerConnection(peerConnection, handle)]
+    }
+
+    private mutating func stale() -> [Action] {
+        staleInputs += 1
+        return []
+    }
+}

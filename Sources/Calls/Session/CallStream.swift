@@ -1,0 +1,81 @@
+import Foundation
+
+/// A participant in the session (ours or another's), as the seeds' `connection`.
+public struct CallConnection: Hashable, Sendable {
+    /// The connection's id (Janus: the participant id).
+    public var connectionId: String
+    /// When we learned of it (injected wall clock).
+    public var creationTime: Date
+    /// The display name it joined with.
+    public var data: String?
+
+    /// Creates a connection.
+    public init(connectionId: String, creationTime: Date, data: String?) {
+        self.connectionId = connectionId
+        self.creationTime = creationTime
+        self.data = data
+    }
+}
+
+/// What a stream's video comes from.
+public enum CallStreamVideoType: String, Hashable, Sendable {
+    /// A camera.
+    case camera
+    /// A screen share.
+    case screen
+    /// An app-provided source.
+    case custom
+}
+
+/// Width and height of a stream's video.
+public struct CallVideoDimensions: Hashable, Sendable {
+    /// Width in pixels.
+    public var width: Int
+    /// Height in pixels.
+    public var height: Int
+
+    /// Creates dimensions.
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+}
+
+/// A published stream in the session (seed 004's `OTStream`).
+///
+/// A stream is "mine" when `stream.connection.connectionId == session.connection?.connectionId`.
+/// With Janus VideoRoom a participant publishes one feed, so the stream id is the feed id.
+public struct CallStream: Hashable, Sendable, Identifiable {
+    /// The stream's unique id (Janus: the feed id).
+    public var streamId: String
+    /// The connection publishing it.
+    public var connection: CallConnection
+    /// When it appeared (injected wall clock).
+    public var creationTime: Date
+    /// Whether it carries audio.
+    public var hasAudio: Bool
+    /// Whether it carries video.
+    public var hasVideo: Bool
+    /// The publisher's name for it.
+    public var name: String?
+    /// Camera, screen or custom (carried in the video section's description; camera when absent).
+    public var videoType: CallStreamVideoType
+    /// The video's size, once frames were decoded (`nil` before).
+    public var videoDimensions: CallVideoDimensions?
+
+    /// The stream id.
+    public var id: String { streamId }
+
+    /// Creates a stream.
+    public init(streamId: String, connection: CallConnection, creationTime: Date, hasAudio: Bool, hasVideo: Bool,
+                name: String?, videoType: CallStreamVideoType, videoDimensions: CallVideoDimensions? = nil) {
+        self.streamId = streamId
+        self.connection = connection
+        self.creationTime = creationTime
+        self.hasAudio = hasAudio
+        self.hasVideo = hasVideo
+        self.name = name
+        self.videoType = videoType
+        self.videoDimensions = videoDimensions
+    }
+}

@@ -1,0 +1,21 @@
+import RTCStats
+
+/// The counters that show media arriving: the selected candidate pair's received bytes and
+/// STUN responses (the transport's `selectedCandidatePairId`, else the nominated succeeded
+/// pair); without a pair, the inbound RTP bytes.
+struct SelectedPairProgress: Hashable, Sendable {
+    var bytesReceived: Double
+    var responsesReceived: Double
+
+    init(_ report: StatsReport) {
+        let pair = report.entries(ofType: .transport).lazy.compactMap { $0.string("selectedCandidatePairId") }.compactMap { report[$0] }.first
+            ?? report.entries(ofType: .candidatePair).first { $0.bool("nominated") == true && $0.string("state") == "succeeded" }
+        if let pair {
+            bytesReceived = pair.number("bytesReceived") ?? 0
+            responsesReceived = pair.number("responsesReceived") ?? 0
+        } else {
+            bytesReceived = report.entries(ofType: .inboundRTP).compactMap { $0.number("bytesReceived") }.reduce(0, +)
+            responsesReceived = 0
+        }
+    }
+}

@@ -1,0 +1,144 @@
+/// The media router's side of a routed call (Janus VideoRoom here), as the call objects need it.
+///
+/// A router handle is one peer connection on the router's side: the participant handle that
+/// joined the room (and publishes), and one handle per subscription, so each subscriber recovers
+/// on its own. Offers the router makes later (renegotiation, ICE restart) arrive on ``events``.
+public protocol Signaling: Sendable {
+    /// Room and handle events, in the order the router delivered them per handle.
+    var events: AsyncStream<SignalingEvent> { get }
+
+    /// Joins the room as a participant; returns our participant id and the feeds already there.
+    func join(display: String?) async throws -> RoomJoin
+    /// Publishes with `offer` on the participant handle; returns the router's answer.
+    func publish(offer: SessionDescription) async throws -> SessionDescription
+    /// Stops publishing (the participant stays in the room).
+    func unpublish() async throws
+    /// Opens a subscription handle for `feed`; returns it with the router's offer.
+    func subscribe(to feed: FeedID) async throws -> SubscriptionOffer
+    /// Answers the router's (first or later) offer on a subscription handle.
+    func start(_ handle: RouterHandleID, answer: SessionDescription) async throws
+    /// Asks for an ICE restart on a subscription handle; the new offer arrives on ``events``.
+    func restartIce(_ handle: RouterHandleID) async throws
+    /// Trickles a local candidate on a handle (`nil`: gathering complete).
+    func trickle(_ candidate: IceCandidate?, on handle: RouterHandleID) async throws
+    /// Closes a subscription handle (idempotent).
+    func close(_ handle: RouterHandleID) async
+    /// Leaves the room and ends the signaling session.
+    func leave() async
+}
+
+/// A publishing participant's id in the room (Janus: the feed id, which is the participant id).
+public struct FeedID: Hashable, Sendable, CustomStringConvertible {
+    /// The router's spelling.
+    public let rawValue: String
+    /// Wraps a router id.
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    /// The raw id.
+    public var description: String { rawValue }
+}
+
+/// One peer connection on the router's side (Janus: a plugin handle).
+public struct RouterHandleID: Hashable, Sendable, CustomStringConvertible {
+    /// The router's spelling.
+    public let rawValue: String
+    /// Wraps a router id.
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    /// The raw id.
+    public var description: String { rawValue }
+}
+
+/// A feed as the router announces it.
+public struct RouterFeed: Hashable, Sendable {
+    /// The publisher's id.
+    public var id: FeedID
+    /// The display name it joined with.
+    public var display: String?
+    /// Whether it sends audio.
+    public var hasAudio: Bool
+    /// Whether it sends video.
+    public var hasVideo: Bool
+    /// The video media section's description (we publish the video type there).
+    public var videoDescription: String?
+
+    /// Creates a feed.
+    public init(id: FeedID, display: String?, hasAudio: Bool, hasVideo: Bool, videoDescription: String? = nil) {
+        self.id = id
+        self.display = display
+        self.hasAudio = hasAudio
+        self.hasVideo = hasVideo
+        self.videoDescription = videoDescription
+    }
+}
+
+/// The answer to ``Signaling/join(display:)``.
+public struct RoomJoin: Hashable, Sendable {
+    /// Our participant id (our connection id, and our feed id once we publish).
+    public var participantID: FeedID
+    /// The participant handle (it publishes; its candidates are trickled there).
+    public var participantHandle: RouterHandleID
+    /// The feeds publishing when we joined.
+    public var feeds: [RouterFeed]
+
+    /// Creates a join result.
+    public init(participantID: FeedID, participantHandle: RouterHandleID, feeds: [RouterFeed]) {
+        self.participantID = participantID
+        self.participantHandle = participantHandle
+        self.feeds = feeds
+    }
+}
+
+/// A new subscription handle and the router's offer for it.
+public struct SubscriptionOffer: Hashable, Sendable {
+    /// The handle.
+    public var handle: RouterHandleID
+    /// The router's offer.
+    public var offer: SessionDescription
+
+    /// Creates a subscription offer.
+    public init(handle: RouterHandleID, offer: SessionDescription) {
+        self.handle = handle
+        self.offer = offer
+    }
+}
+
+/// What the router said, unprompted.
+public enum SignalingEvent: Hashable, Sendable {
+    /// Feeds started publishing (Janus `publishers`; may repeat known ones).
+    case feedsPublished([RouterFeed])
+    /// A feed stopped publishing (Janus `unpublished`; duplicates happen).
+    case feedUnpublished(FeedID)
+    /// A participant joined (Janus `joining`, with `notify_joining`).
+    case participantJoined(FeedID, display: String?)
+    /// A participant left or was kicked (Janus `leaving` / `kicked`).
+    case participantLeft(FeedID)
+    /// The router offers (again) on a handle: renegotiation or ICE restart.
+    case offer(RouterHandleID, SessionDescription)
+    /// The handle's peer connection is up on the router's side (Janus `webrtcup`).
+    case mediaUp(RouterHandleID)
+    /// The router closed the handle's peer connection; only a new handle works.
+    case hangup(RouterHandleID, reason: String)
+    /// The signaling session is gone (Janus HTTP 404 / 458): every handle is dead.
+    case sessionLost(reason: String)
+}
+
+/// The router refused or could not be reached.
+public struct SignalingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The router's own error code (Janus: 426 no such room, 428 no such feed, ...), if any.
+    public var routerCode: Int?
+    /// Whether the signaling session itself is gone.
+    public var sessionLost: Bool
+    /// What happened.
+    public var message: String
+
+    /// Creates an error.
+    public init(routerCode: Int? = nil, sessionLost: Bool = false, _ message: String) {
+        self.routerCode = routerCode
+        self.sessionLost = sessionLost
+        self.message = message
+    }
+
+    /// `router error N: message`.
+    public var description: String {
+        (routerCode.map { "router error \($0): " } ?? "") + message
+    }
+}

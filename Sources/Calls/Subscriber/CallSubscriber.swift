@@ -1,0 +1,110 @@
+import Observability
+
+/// What happens to a subscriber, in order (seed 004's `OTSubscriberKitDelegate`).
+public enum CallSubscriberEvent: Hashable, Sendable {
+    /// Media flows for the first time.
+    case didConnect(CallStream)
+    /// The media path was lost; the SDK is reconnecting by itself.
+    case didDisconnect(CallStream)
+    /// Media flows again after ``didDisconnect(_:)``.
+    case didReconnect(CallStream)
+    /// Something failed after `subscribe` returned (e.g. a renegotiation).
+    case didFail(CallError)
+}
+
+/// The subscriber delegate. Called in the order ``CallSubscriber/events`` yields.
+public protocol CallSubscriberDelegate: AnyObject, Sendable {
+    /// Media flows for the first time.
+    func subscriberDidConnect(toStream subscriber: CallSubscriber)
+    /// The media path was lost; reconnection is under way.
+    func subscriberDidDisconnect(fromStream subscriber: CallSubscriber)
+    /// Media flows again.
+    func subscriberDidReconnect(toStream subscriber: CallSubscriber)
+    /// Something failed.
+    func subscriber(_ subscriber: CallSubscriber, didFailWithError error: CallError)
+}
+
+extension CallSubscriberDelegate {
+    /// Default: nothing.
+    public func subscriberDidConnect(toStream subscriber: CallSubscriber) {}
+    /// Default: nothing.
+    public func subscriberDidDisconnect(fromStream subscriber: CallSubscriber) {}
+    /// Default: nothing.
+    public func subscriberDidReconnect(toStream subscriber: CallSubscriber) {}
+    /// Default: nothing.
+    public func subscriber(_ subscriber: CallSubscriber, didFailWithError error: CallError) {}
+}
+
+/// Receives one ``CallStream`` (seed 004's `OTSubscriber(stream:delegate:)`); hand it to
+/// ``CallSession/subscribe(_:)``. The SDK samples its stats every
+/// ``CallSessionConfiguration/statsInterval`` into ``statsMonitor``.
+public final class CallSubscriber: Sendable {
+    /// The stream it receives.
+    public let stream: CallStream
+    /// Its stats (seed 000: the delegates live on the subscriber object).
+    public let statsMonitor: SubscriberStatsMonitor
+    private let fanOut = EventFanOut<CallSubscriberEvent>()
+    private let storedDelegate: Locked<WeakSubscriberDelegate>
+
+    /// Creates a subscriber for `stream`.
+    public init(stream: CallStream, delegate: (any CallSubscriberDelegate)? = nil) {
+        self.stream = stream
+        // One stream per subscriber connection (a handle per subscriber): the connection's only
+        // stream, named by the stream and its publisher (the connection that publishes it), so
+        // the sender stats it reads are that publisher's.
+        statsMonitor = SubscriberStatsMonitor(stream: StreamID(stream.streamId), publisher: PublisherID(stream.connection.connectionId))
+        storedDelegate = Locked(WeakSubscriberDelegate(delegate))
+    }
+
+    /// The lifecycle delegate (held weakly).
+    public var delegate: (any CallSubscriberDelegate)? {
+        get { storedDelegate.withLock { $0.object } }
+        set { storedDelegate.withLock { $0 = WeakSubscriberDelegate(newValue) } }
+    }
+
+    /// The stats delegate, on the subscriber as in seed 000 (held weakly by the monitor).
+    public var networkStatsDelegate: (any SubscriberNetworkStatsDelegate)? {
+        get { statsMonitor.delegate }
+        set { statsMonitor.delegate = newValue }
+    }
+
+    /// Every later lifecycle event (a new stream per access).
+    public var events: AsyncStream<CallSubscriberEvent> { fanOut.makeStream() }
+
+    /// Delivers events: delegate first, then the streams, in order.
+    func deliver(_ events: [CallSubscriberEvent]) {
+        guard !events.isEmpty else { return }
+        if let delegate {
+            for event in events {
+                switch event {
+                case .didConnect: delegate.subscriberDidConnect(toStream: self)
+                case .didDisconnect: delegate.subscriberDidDisconnect(fromStream: self)
+                case .didReconnect: delegate.subscriberDidReconnect(toStream: self)
+                case .didFail(let error): delegate.subscriber(self, didFailWithError: error)
+                }
+            }
+        }
+        fanOut.yield(events)
+    }
+}
+
+extension CallSubscriberEvent {
+    /// The lifecycle events a ``SubscriberConnectionMachine`` emits, without their stream.
+    public enum Kind: Hashable, Sendable {
+        /// ``CallSubscriberEvent/didConnect(_:)``
+        case didConnect
+        /// ``CallSubscriberEvent/didDisconnect(_:)``
+        case didDisconnect
+        /// ``CallSubscriberEvent/didReconnect(_:)``
+        case didReconnect
+    }
+
+    /// The event of `kind` for `stream`.
+    init(_ kind: Kind, stream: CallStream) {
+        switch kind {
+        case .didConnect: self = .didConnect(stream)
+        case .didDisconnect: self = .didDisconnect(stream)
+        case .didReconnect: self = .didReconnect(stream)
+        }
+    }
+}

@@ -1,0 +1,39 @@
+
+/// The `AsyncStream`s of one object: each ``makeStream()`` makes a stream; events are yielded to
+/// all of them in order, from one list per input.
+final class EventFanOut<Event: Sendable>: Sendable {
+    private let continuations = Locked<[Int: AsyncStream<Event>.Continuation]>([:])
+    private let nextID = Locked<Int>(0)
+
+    /// A new stream of every later event (the newest 1024 are kept for a slow reader).
+    func makeStream() -> AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(1024))
+        let id = nextID.withLock { next -> Int in
+            next += 1
+            return next
+        }
+        continuations.withLock { $0[id] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.continuations.withLock { $0.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Yields `events`, in order, to every stream.
+    func yield(_ events: [Event]) {
+        guard !events.isEmpty else { return }
+        let targets = continuations.withLock { Array($0.values) }
+        for event in events {
+            for continuation in targets { continuation.yield(event) }
+        }
+    }
+
+    /// Finishes every stream.
+    func finish() {
+        let targets = continuations.withLock { state in
+            defer { state.removeAll() }
+            return Array(state.values)
+        }
+        for continuation in targets { continuation.finish() }
+    }
+}

@@ -1,0 +1,53 @@
+/// Where chromedriver and Chromium are and how Chromium is started.
+public struct ChromiumOptions: Sendable, Hashable {
+    /// The chromedriver executable (Debian: `chromium-driver`).
+    public var chromedriverPath: String
+    /// The Chromium binary chromedriver starts (Debian: `/usr/lib/chromium/chromium`).
+    public var chromiumPath: String
+    /// Frame rate of Chromium's fake camera.
+    public var fakeCameraFrameRate: Int
+    /// A Y4M or MJPEG file to use as the camera instead of Chromium's test pattern.
+    public var fakeCameraFile: String?
+    /// Let peer connections use loopback addresses (needed when Janus runs on this host).
+    public var allowLoopbackInPeerConnection: Bool
+    /// More Chromium command-line switches.
+    public var extraArguments: [String]
+    /// How often the engine asks the page for queued events when no command brought them.
+    public var eventPollInterval: Duration
+    /// A directory for the page, Chromium's profile and chromedriver's log; a fresh temporary
+    /// one when `nil`.
+    public var workDirectory: String?
+
+    /// Creates options with Debian's paths.
+    public init(chromedriverPath: String = "/usr/bin/chromedriver", chromiumPath: String = "/usr/lib/chromium/chromium",
+                fakeCameraFrameRate: Int = 30, fakeCameraFile: String? = nil, allowLoopbackInPeerConnection: Bool = true,
+                extraArguments: [String] = [], eventPollInterval: Duration = .milliseconds(100), workDirectory: String? = nil) {
+        self.chromedriverPath = chromedriverPath
+        self.chromiumPath = chromiumPath
+        self.fakeCameraFrameRate = fakeCameraFrameRate
+        self.fakeCameraFile = fakeCameraFile
+        self.allowLoopbackInPeerConnection = allowLoopbackInPeerConnection
+        self.extraArguments = extraArguments
+        self.eventPollInterval = eventPollInterval
+        self.workDirectory = workDirectory
+    }
+
+    /// The switches Chromium runs with: headless, fake camera and microphone without a prompt,
+    /// no throttling of a background page, mDNS hiding of host candidates off.
+    func chromiumArguments(profile: String) -> [String] {
+        var arguments = [
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--mute-audio",
+            "--use-fake-device-for-media-stream=fps=\(fakeCameraFrameRate)", "--use-fake-ui-for-media-stream",
+            "--user-data-dir=\(profile)", "--autoplay-policy=no-user-gesture-required",
+            "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+            "--disable-backgrounding-occluded-windows",
+            "--disable-features=WebRtcHideLocalIpsWithMdns,MediaRouter,OptimizationHints,Translate",
+            "--allow-file-access-from-files",
+        ]
+        if let fakeCameraFile { arguments.append("--use-file-for-fake-video-capture=\(fakeCameraFile)") }
+        if allowLoopbackInPeerConnection { arguments.append("--allow-loopback-in-peer-connection") }
+        return arguments + extraArguments
+    }
+}

@@ -1,0 +1,69 @@
+import Calls
+import RTCStats
+
+/// The VideoRoom requests, typed.
+extension JanusHandle {
+    /// Joins `room` as a participant (`ptype: publisher`; it need not publish). Room events
+    /// (`publishers`, `unpublished`, `leaving`, `joining`) then arrive on ``events``.
+    public func joinAsPublisher(room: UInt64, display: String?) async throws(JanusError) -> VideoRoomJoined {
+        var body: StatsValue = .object(["request": .string("join"), "ptype": .string("publisher"), "room": .integer(room)])
+        if let display { body = body.setting("display", .string(display)) }
+        let reply = try await message(body)
+        guard reply.data["videoroom"]?.string == "joined", let id = reply.data["id"]?.unsignedInteger else {
+            throw JanusError(.malformedReply, "join: expected videoroom joined, got \(JSONWriter.string(reply.data).prefix(200))")
+        }
+        return VideoRoomJoined(id: id, privateID: reply.data["private_id"]?.unsignedInteger,
+                               publishers: (reply.data["publishers"]?.array ?? []).compactMap(VideoRoomFeed.init))
+    }
+
+    /// Publishes with `offer`; returns Janus' answer.
+    public func publish(offer: SessionDescription, audio: Bool = true, video: Bool = true, data: Bool = true) async throws(JanusError) -> SessionDescription {
+        let body: StatsValue = .object(["request": .string("publish"), "audio": .bool(audio), "video": .bool(video), "data": .bool(data)])
+        let reply = try await message(body, jsep: offer)
+        guard let answer = reply.jsep, answer.kind == .answer else {
+            throw JanusError(.malformedReply, "publish: no JSEP answer in \(JSONWriter.string(reply.data).prefix(200))")
+        }
+        return answer
+    }
+
+    /// Joins `room` as a subscriber of `subscriptions`; returns the streams and Janus' offer.
+    public func joinAsSubscriber(room: UInt64, subscriptions: [VideoRoomSubscription], privateID: UInt64? = nil) async throws(JanusError) -> (streams: [VideoRoomSubscribedStream], offer: SessionDescription) {
+        var body: StatsValue = .object(["request": .string("join"), "ptype": .string("subscriber"), "room": .integer(room),
+                                        "streams": .array(subscriptions.map(\.json))])
+        if let privateID { body = body.setting("private_id", .integer(privateID)) }
+        let reply = try await message(body)
+        guard reply.data["videoroom"]?.string == "attached", let offer = reply.jsep, offer.kind == .offer else {
+            throw JanusError(.malformedReply, "subscriber join: expected attached with an offer, got \(JSONWriter.string(reply.data).prefix(200))")
+        }
+        return ((reply.data["streams"]?.array ?? []).map(VideoRoomSubscribedStream.init), offer)
+    }
+
+    /// Starts (or, after a renegotiation, continues) a subscription with our answer.
+    public func start(answer: SessionDescription) async throws(JanusError) {
+        _ = try await message(.object(["request": .string("start")]), jsep: answer)
+    }
+
+    /// Subscriber `configure`: layer choice and pausing per mid, and `restart: true` for an ICE
+    /// restart (Janus then sends a new offer on ``events``, or with the reply).
+    @discardableResult
+    public func configure(_ streams: [VideoRoomStreamConfiguration], restart: Bool = false) async throws(JanusError) -> JanusReply {
+        var body: StatsValue = .object(["request": .string("configure")])
+        if !streams.isEmpty { body = body.setting("streams", .array(streams.map(\.json))) }
+        if restart { body = body.setting("restart", .bool(true)) }
+        return try await message(body)
+    }
+
+    /// The participants of `room` (id, display, whether publishing).
+    public func listParticipants(room: UInt64) async throws(JanusError) -> [(id: UInt64, display: String?, publishing: Bool)] {
+        let reply = try await message(.object(["request": .string("listparticipants"), "room": .integer(room)]))
+        return (reply.data["participants"]?.array ?? []).compactMap { participant in
+            guard let id = participant["id"]?.unsignedInteger else { return nil }
+            return (id, participant["display"]?.string, participant["publisher"]?.bool ?? false)
+        }
+    }
+
+    /// Leaves the room (publisher or subscriber handle).
+    public func leave() async throws(JanusError) {
+        _ = try await message(.object(["request": .string("leave")]))
+    }
+}

@@ -1,0 +1,211 @@
+import Calls
+import Foundation
+import RTCStats
+
+/// ``Signaling`` over a Janus VideoRoom: one Janus session, a participant handle that joins the
+/// room (with `notify_joining` in the room's config, participants joining are announced) and
+/// publishes, and one subscriber handle per subscription.
+public actor JanusSignaling: Signaling {
+    /// Room and handle events, each handle's in poll order.
+    public nonisolated let events: AsyncStream<SignalingEvent>
+    /// The Janus API URL.
+    public nonisolated let url: URL
+    /// The VideoRoom room.
+    public nonisolated let room: UInt64
+
+    private let continuation: AsyncStream<SignalingEvent>.Continuation
+    private var session: JanusSession?
+    private var participant: JanusHandle?
+    private var privateID: UInt64?
+    private var subscriptions: [RouterHandleID: JanusHandle] = [:]
+    private var forwarders: [Task<Void, Never>] = []
+    private var lostReported = false
+
+    /// Signaling for `room` on the Janus at `url` (e.g. `http://127.0.0.1:8088/janus`).
+    public init(url: URL, room: UInt64) {
+        self.url = url
+        self.room = room
+        (events, continuation) = AsyncStream<SignalingEvent>.makeStream()
+    }
+
+    /// Creates the Janus session, attaches the participant handle and joins the room.
+    public func join(display: String?) async throws -> RoomJoin {
+        do {
+            // After a lost session (a rejoin) the old handles are dead: start afresh.
+            subscriptions.removeAll()
+            lostReported = false
+            let session = try await JanusSession.create(url: url)
+            self.session = session
+            let handle = try await session.attach(opaqueID: "callscope-participant")
+            participant = handle
+            forward(handle, participant: true)
+            let joined = try await handle.joinAsPublisher(room: room, display: display)
+            privateID = joined.privateID
+            return RoomJoin(participantID: FeedID("\(joined.id)"), participantHandle: RouterHandleID("\(handle.id)"),
+                            feeds: joined.publishers.map(RouterFeed.init))
+        } catch {
+            throw SignalingError(error)
+        }
+    }
+
+    /// Publishes with `offer` on the participant handle.
+    public func publish(offer: SessionDescription) async throws -> SessionDescription {
+        guard let participant else { throw SignalingError(sessionLost: true, "publish before join") }
+        do {
+            return try await participant.publish(offer: offer)
+        } catch {
+            throw SignalingError(error)
+        }
+    }
+
+    /// `unpublish` on the participant handle.
+    public func unpublish() async throws {
+        guard let participant else { return }
+        do {
+            _ = try await participant.message(.object(["request": .string("unpublish")]))
+        } catch {
+            throw SignalingError(error)
+        }
+    }
+
+    /// Attaches a subscriber handle and joins it as subscriber of all of `feed`'s streams.
+    public func subscribe(to feed: FeedID) async throws -> SubscriptionOffer {
+        guard let session else { throw SignalingError(sessionLost: true, "subscribe before join") }
+        guard let feedNumber = UInt64(feed.rawValue) else { throw SignalingError(routerCode: 428, "feed id \(feed) is not a Janus id") }
+        var attached: JanusHandle?
+        do {
+            let handle = try await session.attach(opaqueID: "callscope-subscriber")
+            attached = handle
+            let id = RouterHandleID("\(handle.id)")
+            subscriptions[id] = handle
+            forward(handle, participant: false)
+            let (_, offer) = try await handle.joinAsSubscriber(room: room, subscriptions: [VideoRoomSubscription(feed: feedNumber)],
+                                                               privateID: privateID)
+            return SubscriptionOffer(handle: id, offer: offer)
+        } catch {
+            if let attached {
+                subscriptions[RouterHandleID("\(attached.id)")] = nil
+                await attached.detach()
+            }
+            throw SignalingError(error)
+        }
+    }
+
+    /// `start` with our answer.
+    public func start(_ handle: RouterHandleID, answer: SessionDescription) async throws {
+        guard let subscription = subscriptions[handle] else { throw SignalingError("no subscription handle \(handle)") }
+        do {
+            try await subscription.start(answer: answer)
+        } catch {
+            throw SignalingError(error)
+        }
+    }
+
+    /// `configure` with `restart: true`; the offer (with the reply or later) goes to ``events``.
+    public func restartIce(_ handle: RouterHandleID) async throws {
+        guard let subscription = subscriptions[handle] else { throw SignalingError("no subscription handle \(handle)") }
+        do {
+            let reply = try await subscription.configure([], restart: true)
+            if let offer = reply.jsep, offer.kind == .offer { continuation.yield(.offer(handle, offer)) }
+        } catch {
+            throw SignalingError(error)
+        }
+    }
+
+    /// Trickles on the participant or a subscription handle.
+    public func trickle(_ candidate: IceCandidate?, on handle: RouterHandleID) async throws {
+        let target = subscriptions[handle] ?? (participant.map { "\($0.id)" == handle.rawValue ? $0 : nil } ?? nil)
+        guard let target else { return }
+        do {
+            try await target.trickle(candidate)
+        } catch {
+            throw SignalingError(error)
+        }
+    }
+
+    /// Detaches a subscription handle.
+    public func close(_ handle: RouterHandleID) async {
+        guard let subscription = subscriptions.removeValue(forKey: handle) else { return }
+        await subscription.detach()
+    }
+
+    /// Leaves the room and destroys the Janus session.
+    public func leave() async {
+        if let participant { _ = try? await participant.leave() }
+        await session?.destroy()
+        for task in forwarders { task.cancel() }
+        session = nil
+        participant = nil
+        subscriptions.removeAll()
+        continuation.finish()
+    }
+
+    // MARK: - Events
+
+    private func forward(_ handle: JanusHandle, participant: Bool) {
+        let id = RouterHandleID("\(handle.id)")
+        let events = handle.events
+        forwarders.append(Task { [weak self] in
+            for await event in events { await self?.translate(event, from: id, participant: participant) }
+        })
+    }
+
+    private func translate(_ event: JanusEvent, from handle: RouterHandleID, participant: Bool) {
+        switch event {
+        case .plugin(let data, let jsep):
+            if participant {
+                for roomEvent in Self.roomEvents(data) { continuation.yield(roomEvent) }
+            } else if let jsep, jsep.kind == .offer {
+                continuation.yield(.offer(handle, jsep))
+            }
+        case .webrtcUp:
+            if !participant { continuation.yield(.mediaUp(handle)) }
+        case .hangup(let reason):
+            if !participant { continuation.yield(.hangup(handle, reason: reason)) }
+        case .sessionLost(let error):
+            guard !lostReported else { return }
+            lostReported = true
+            continuation.yield(.sessionLost(reason: error.message))
+        case .media, .slowLink, .detached, .other:
+            break
+        }
+    }
+
+    /// The room events in one VideoRoom `event` on the participant handle.
+    static func roomEvents(_ data: StatsValue) -> [SignalingEvent] {
+        guard data["videoroom"]?.string == "event" else { return [] }
+        var events: [SignalingEvent] = []
+        if let joining = data["joining"], let id = joining["id"]?.unsignedInteger {
+            events.append(.participantJoined(FeedID("\(id)"), display: joining["display"]?.string))
+        }
+        if let publishers = data["publishers"]?.array {
+            events.append(.feedsPublished(publishers.compactMap(VideoRoomFeed.init).map(RouterFeed.init)))
+        }
+        // Our own unpublish/leave replies say "ok"; others' carry their id.
+        if let id = data["unpublished"]?.unsignedInteger { events.append(.feedUnpublished(FeedID("\(id)"))) }
+        if let id = data["leaving"]?.unsignedInteger { events.append(.participantLeft(FeedID("\(id)"))) }
+        if let id = data["kicked"]?.unsignedInteger { events.append(.participantLeft(FeedID("\(id)"))) }
+        return events
+    }
+}
+
+extension RouterFeed {
+    init(_ feed: VideoRoomFeed) {
+        let live = feed.streams.filter { !$0.disabled }
+        self.init(id: FeedID("\(feed.id)"), display: feed.display,
+                  hasAudio: live.contains { $0.type == "audio" }, hasVideo: live.contains { $0.type == "video" },
+                  videoDescription: live.first { $0.type == "video" }?.description)
+    }
+}
+
+extension SignalingError {
+    init(_ error: any Error) {
+        if let error = error as? SignalingError {
+            self = error
+        } else if let error = error as? JanusError {
+            self.init(routerCode: error.routerCode, sessionLost: error.code == .sessionLost, error.description)
+        } else {
+            self.init("\(error)")
+        }
+    }
+}

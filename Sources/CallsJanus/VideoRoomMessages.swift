@@ -1,0 +1,120 @@
+import RTCStats
+
+/// One media section a VideoRoom participant publishes.
+public struct VideoRoomPublishedStream: Sendable, Hashable {
+    /// `audio`, `video` or `data`.
+    public var type: String
+    /// The publisher's mid for it.
+    public var mid: String
+    /// The codec (`vp8`, `opus`, ...), when announced.
+    public var codec: String?
+    /// The publisher's description of the stream, when set.
+    public var description: String?
+    /// Whether the publisher sends simulcast on it.
+    public var simulcast: Bool
+    /// Whether the publisher disabled it.
+    public var disabled: Bool
+
+    init(_ value: StatsValue) {
+        type = value["type"]?.string ?? ""
+        mid = value["mid"]?.string ?? ""
+        codec = value["codec"]?.string
+        description = value["description"]?.string
+        simulcast = value["simulcast"]?.bool ?? false
+        disabled = value["disabled"]?.bool ?? false
+    }
+}
+
+/// A participant publishing in a VideoRoom (a "feed").
+public struct VideoRoomFeed: Sendable, Hashable {
+    /// The feed id (the participant's VideoRoom id).
+    public var id: UInt64
+    /// Its display name, when set.
+    public var display: String?
+    /// What it publishes.
+    public var streams: [VideoRoomPublishedStream]
+
+    init?(_ value: StatsValue) {
+        guard let id = value["id"]?.unsignedInteger else { return nil }
+        self.id = id
+        display = value["display"]?.string
+        streams = (value["streams"]?.array ?? []).map(VideoRoomPublishedStream.init)
+    }
+}
+
+/// The answer to a publisher-type `join`.
+public struct VideoRoomJoined: Sendable, Hashable {
+    /// Our participant id (the feed id others subscribe to once we publish).
+    public var id: UInt64
+    /// Our private id (ties our subscriber handles to this participant).
+    public var privateID: UInt64?
+    /// The feeds already publishing.
+    public var publishers: [VideoRoomFeed]
+}
+
+/// One media section of a subscriber handle (`streams` of `attached` / `updated`).
+public struct VideoRoomSubscribedStream: Sendable, Hashable {
+    /// Our mid for it.
+    public var mid: String
+    /// `audio`, `video` or `data`.
+    public var type: String
+    /// The feed it carries.
+    public var feedID: UInt64?
+    /// The feed's own mid for it.
+    public var feedMid: String?
+
+    init(_ value: StatsValue) {
+        mid = value["mid"]?.string ?? ""
+        type = value["type"]?.string ?? ""
+        feedID = value["feed_id"]?.unsignedInteger
+        feedMid = value["feed_mid"]?.string
+    }
+}
+
+/// What a subscriber handle asks for: a feed, or one of its mids.
+public struct VideoRoomSubscription: Sendable, Hashable {
+    /// The feed.
+    public var feed: UInt64
+    /// One of its mids, or `nil` for all of them.
+    public var mid: String?
+
+    /// Creates a subscription.
+    public init(feed: UInt64, mid: String? = nil) {
+        self.feed = feed
+        self.mid = mid
+    }
+
+    var json: StatsValue {
+        var fields = [StatsField("feed", .integer(feed))]
+        if let mid { fields.append(StatsField("mid", .string(mid))) }
+        return .object(fields)
+    }
+}
+
+/// A subscriber `configure` entry for one mid.
+public struct VideoRoomStreamConfiguration: Sendable, Hashable {
+    /// Our mid.
+    public var mid: String
+    /// Pause (`false`) or resume (`true`) forwarding.
+    public var send: Bool?
+    /// Simulcast substream 0–2.
+    public var substream: Int?
+    /// Temporal layer 0–2.
+    public var temporal: Int?
+
+    /// Creates a configuration.
+    public init(mid: String, send: Bool? = nil, substream: Int? = nil, temporal: Int? = nil) {
+        self.mid = mid
+        self.send = send
+        self.substream = substream
+        self.temporal = temporal
+    }
+
+    var json: StatsValue {
+        var fields = [StatsField("mid", .string(mid))]
+        if let send { fields.append(StatsField("send", .bool(send))) }
+        if let substream { fields.append(StatsField("substream", .integer(substream))) }
+        if let temporal { fields.append(StatsField("temporal", .integer(temporal))) }
+        return .object(fields)
+    }
+}

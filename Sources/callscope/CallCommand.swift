@@ -1,0 +1,130 @@
+import Calls
+import CallsChromium
+import CallsJanus
+import Dispatch
+import Foundation
+import Observability
+import RTCStats
+
+/// `callscope call`: joins a Janus VideoRoom as a live client (headless Chromium as the media
+/// engine) and prints what the SDK reports: lifecycle events and the stats callbacks of the
+/// replay interface, one line each.
+struct CallCommand: Command {
+    static let name = "call"
+    static let summary = "Join a Janus room as a live client and print what the SDK reports."
+    static let help = """
+    callscope call --janus URL [--room N] [--publish] [--subscribe all|none] [--duration S]
+                   [--format text|ndjson] [--display NAME] [--chromedriver PATH] [--chromium PATH]
+
+    Joins a Janus VideoRoom (default room 1234) as a live client, with a headless Chromium
+    (started through chromedriver; Debian paths by default) as the media engine, and prints what
+    the SDK reports: session.didConnect, session.streamCreated/streamDestroyed,
+    session.connectionCreated/connectionDestroyed, subscriber.didConnect/didDisconnect/
+    didReconnect, and the stats callbacks of `replay`, one line each (`t` in unix ms).
+    --publish publishes the fake camera (3-layer VP8 simulcast) and microphone; --subscribe all
+    (default) subscribes to every other stream; --duration defaults to 30.
+    """
+
+    enum Format: String { case text, ndjson }
+    enum SubscribeMode: String { case all, none }
+
+    var janus: URL?
+    var room: UInt64 = 1234
+    var publish = false
+    var subscribe = SubscribeMode.all
+    var duration: Double = 30
+    var format = Format.text
+    var display = "callscope"
+    var chromium = ChromiumOptions()
+
+    init(arguments: [String]) throws {
+        var remaining = arguments[...]
+        func value(_ option: String) throws -> String {
+            guard let value = remaining.popFirst() else { throw UsageError("\(option) needs a value") }
+            return value
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--janus":
+                let text = try value(argument)
+                guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+                    throw UsageError("--janus takes the API URL, e.g. http://127.0.0.1:8088/janus")
+                }
+                janus = url
+            case "--room":
+                guard let parsed = UInt64(try value(argument)) else { throw UsageError("--room takes a room number") }
+                room = parsed
+            case "--publish": publish = true
+            case "--subscribe":
+                guard let parsed = SubscribeMode(rawValue: try value(argument)) else { throw UsageError("--subscribe takes 'all' or 'none'") }
+                subscribe = parsed
+            case "--duration":
+                guard let parsed = Double(try value(argument)), parsed > 0, parsed.isFinite else { throw UsageError("--duration takes seconds > 0") }
+                duration = parsed
+            case "--format":
+                guard let parsed = Format(rawValue: try value(argument)) else { throw UsageError("--format takes 'text' or 'ndjson'") }
+                format = parsed
+            case "--display": display = try value(argument)
+            case "--chromedriver": chromium.chromedriverPath = try value(argument)
+            case "--chromium": chromium.chromiumPath = try value(argument)
+            default: throw UsageError("unknown option '\(argument)' for call")
+            }
+        }
+        guard janus != nil else { throw UsageError("call needs --janus URL") }
+    }
+
+    func run() throws -> ExitCode {
+        let failure = Locked<(any Error)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let command = self
+        Task {
+            do { try await command.call() } catch { failure.withLock { $0 = error } }
+            done.signal()
+        }
+        done.wait()
+        if let error = failure.withLock({ $0 }) { throw error }
+        return .success
+    }
+
+    private func call() async throws {
+        guard let janus else { return }
+        let out = CallEventPrinter(format: format)
+        let engine = try await ChromiumMediaEngine.launch(chromium)
+        let session = CallSession(signaling: JanusSignaling(url: janus, room: room), engine: engine,
+                                  clock: ContinuousClock(), wallClock: Date.init)
+        var followers: [Task<Void, Never>] = []
+        let sessionEvents = session.events
+        let subscribeMode = subscribe
+        followers.append(Task {
+            for await event in sessionEvents {
+                out.session(event)
+                guard subscribeMode == .all, case .streamCreated(let stream) = event else { continue }
+                let subscriber = CallSubscriber(stream: stream)
+                out.follow(subscriber)
+                do {
+                    try await session.subscribe(subscriber)
+                } catch {
+                    out.failure("subscribe \(stream.streamId)", error)
+                }
+            }
+        })
+        do {
+            try await session.connect(display: display)
+            if publish {
+                let publisher = CallPublisher(settings: CallPublisherSettings(name: display, senderStatsTrack: true))
+                out.follow(publisher)
+                try await session.publish(publisher)
+                if let stream = publisher.stream { out.line(callback: "publisher.streamCreated", peer: "publisher", stream: stream.streamId, data: CallEventPrinter.json(stream)) }
+            }
+            try await Task.sleep(for: .milliseconds(Int(duration * 1000)))
+        } catch {
+            await session.disconnect()
+            await engine.shutdown()
+            throw error
+        }
+        await session.disconnect()
+        for task in followers { task.cancel() }
+        await engine.shutdown()
+        out.finish()
+    }
+}

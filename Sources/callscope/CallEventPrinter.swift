@@ -1,0 +1,123 @@
+import Calls
+import Foundation
+import Observability
+import RTCStats
+
+/// Prints `callscope call`'s lines, one writer for every source: session and subscriber
+/// lifecycle events (`t` in unix ms) and stats callbacks (the replay interface's lines).
+final class CallEventPrinter: Sendable {
+    let format: CallCommand.Format
+    private let lock = Locked(())
+    private let followers = Locked<[Task<Void, Never>]>([])
+
+    init(format: CallCommand.Format) { self.format = format }
+
+    /// A session event.
+    func session(_ event: CallSessionEvent) {
+        switch event {
+        case .didConnect(let connection):
+            line(callback: "session.didConnect", peer: "session", stream: "", data: .object([StatsField("connectionId", .string(connection.connectionId))]))
+        case .streamCreated(let stream):
+            line(callback: "session.streamCreated", peer: "session", stream: stream.streamId, data: Self.json(stream))
+        case .streamDestroyed(let stream, let reason):
+            line(callback: "session.streamDestroyed", peer: "session", stream: stream.streamId,
+                 data: .object([StatsField("reason", .string(reason.rawValue))]))
+        case .connectionCreated(let connection):
+            line(callback: "session.connectionCreated", peer: "session", stream: "", data: Self.json(connection))
+        case .connectionDestroyed(let connection):
+            line(callback: "session.connectionDestroyed", peer: "session", stream: "", data: Self.json(connection))
+        case .didDisconnect:
+            line(callback: "session.didDisconnect", peer: "session", stream: "", data: .object([]))
+        case .didFail(let error):
+            line(callback: "session.didFail", peer: "session", stream: "", data: .object([StatsField("error", .string(error.description))]))
+        }
+    }
+
+    /// Prints a subscriber's lifecycle events and stats callbacks as they come.
+    func follow(_ subscriber: CallSubscriber) {
+        let lifecycle = subscriber.events, stats = subscriber.statsMonitor.events
+        let streamID = subscriber.stream.streamId
+        add(Task {
+            for await event in lifecycle {
+                switch event {
+                case .didConnect: self.line(callback: "subscriber.didConnect", peer: "subscriber", stream: streamID, data: .object([]))
+                case .didDisconnect: self.line(callback: "subscriber.didDisconnect", peer: "subscriber", stream: streamID, data: .object([]))
+                case .didReconnect: self.line(callback: "subscriber.didReconnect", peer: "subscriber", stream: streamID, data: .object([]))
+                case .didFail(let error):
+                    self.line(callback: "subscriber.didFail", peer: "subscriber", stream: streamID, data: .object([StatsField("error", .string(error.description))]))
+                }
+            }
+        })
+        add(Task { for await callback in stats { self.stats(callback, stream: streamID) } })
+    }
+
+    /// Prints a publisher's stats callbacks as they come.
+    func follow(_ publisher: CallPublisher) {
+        let stats = publisher.statsMonitor.events
+        add(Task { for await callback in stats { self.stats(callback, stream: "") } })
+    }
+
+    func failure(_ what: String, _ error: any Error) {
+        FileHandle.standardError.write(Data("callscope: \(what): \(error)\n".utf8))
+    }
+
+    func finish() {
+        for task in followers.withLock({ $0 }) { task.cancel() }
+    }
+
+    private func add(_ task: Task<Void, Never>) { followers.withLock { $0.append(task) } }
+
+    private func stats(_ callback: StatsCallback, stream: String) {
+        var callback = callback
+        if (callback.stream ?? .sole) == .sole { callback.stream = StreamID(stream) }
+        switch format {
+        case .ndjson: write(callback.ndjsonLine)
+        case .text: write("\(Self.clock(callback.time)) \(callback.event.callbackName) \(callback.stream?.rawValue ?? "")")
+        }
+    }
+
+    /// One lifecycle line.
+    func line(callback: String, peer: String, stream: String, data: StatsValue) {
+        let now = Date().timeIntervalSince1970 * 1000
+        switch format {
+        case .ndjson:
+            var text = "{\"t\":"
+            JSONWriter.writeNumber(now.rounded(), to: &text)
+            text += ",\"peer\":"
+            JSONWriter.writeString(peer, to: &text)
+            text += ",\"pc\":\"\",\"stream\":"
+            JSONWriter.writeString(stream, to: &text)
+            text += ",\"callback\":"
+            JSONWriter.writeString(callback, to: &text)
+            text += ",\"data\":"
+            JSONWriter.write(data, to: &text)
+            text += "}"
+            write(text)
+        case .text:
+            write("\(Self.clock(now)) \(callback) \(stream) \(JSONWriter.string(data))")
+        }
+    }
+
+    private func write(_ text: String) {
+        lock.withLock { _ in FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+    }
+
+    static func clock(_ unixMilliseconds: Double) -> String {
+        let seconds = Int(unixMilliseconds / 1000) % 86_400
+        let millis = Int(unixMilliseconds.truncatingRemainder(dividingBy: 1000))
+        return String(format: "%02d:%02d:%02d.%03d", seconds / 3600, seconds / 60 % 60, seconds % 60, millis)
+    }
+
+    static func json(_ stream: CallStream) -> StatsValue {
+        .object([
+            StatsField("streamId", .string(stream.streamId)), StatsField("connectionId", .string(stream.connection.connectionId)),
+            StatsField("name", stream.name.map(StatsValue.string) ?? .null), StatsField("hasAudio", .bool(stream.hasAudio)),
+            StatsField("hasVideo", .bool(stream.hasVideo)), StatsField("videoType", .string(stream.videoType.rawValue)),
+            StatsField("creationTime", .number((stream.creationTime.timeIntervalSince1970 * 1000).rounded())),
+        ])
+    }
+
+    static func json(_ connection: CallConnection) -> StatsValue {
+        .object([StatsField("connectionId", .string(connection.connectionId)), StatsField("data", connection.data.map(StatsValue.string) ?? .null)])
+    }
+}

@@ -1,0 +1,132 @@
+import Calls
+import CallsChromium
+import CallsJanus
+import Foundation
+import Testing
+
+/// Elements with the wall-clock time they arrived.
+final class Timed<Element: Sendable>: Sendable {
+    private let items = Locked<[(Date, Element)]>([])
+    init(_ stream: AsyncStream<Element>) {
+        Task { [weak self] in
+            for await item in stream {
+                guard let self else { return }
+                self.items.withLock { $0.append((Date(), item)) }
+            }
+        }
+    }
+    var all: [(Date, Element)] { items.withLock { $0 } }
+    func first(where predicate: (Element) -> Bool) -> Date? { all.first { predicate($0.1) }?.0 }
+
+    func wait(_ timeout: Duration, until predicate: (Element) -> Bool) async -> Date? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let date = first(where: predicate) { return date }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return first(where: predicate)
+    }
+}
+
+@Suite(.serialized, .enabled(if: NetworkNamespace.enabled, "needs CALLSCOPE_REAL_NETNS=1, root, ip, iptables (run under the rig lock)"))
+struct RealReconnectionTests {
+    /// Alice publishes from the root namespace, Bob subscribes from `csrig-calls`; `body` gets
+    /// the namespace, Bob's session events, the subscriber and its lifecycle events.
+    func withBlackoutRig(_ body: (NetworkNamespace, Timed<CallSessionEvent>, CallSubscriber, Timed<CallSubscriberEvent>) async throws -> Void) async throws {
+        let namespace = try await NetworkNamespace.create()
+        let work = NSTemporaryDirectory() + "callscope-netns-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        var janus: JanusProcess?
+        var engines: [ChromiumMediaEngine] = []
+        var sessions: [CallSession] = []
+        do {
+            janus = try await JanusProcess()
+            let url = try #require(janus?.url)
+            engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions(fakeCameraFrameRate: 15)))
+            engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions(
+                chromiumPath: try namespace.chromiumWrapper(in: work), fakeCameraFrameRate: 15,
+                extraArguments: ["--remote-debugging-pipe"])))
+            let alice = CallSession(signaling: JanusSignaling(url: url, room: RealCallTests.room), engine: engines[0],
+                                    clock: ContinuousClock(), wallClock: Date.init)
+            let bob = CallSession(signaling: JanusSignaling(url: url, room: RealCallTests.room), engine: engines[1],
+                                  clock: ContinuousClock(), wallClock: Date.init)
+            sessions = [alice, bob]
+            let bobEvents = Timed(bob.events)
+            try await alice.connect(display: "alice")
+            try await alice.publish(CallPublisher(settings: CallPublisherSettings(name: "alice", media: LocalMediaSettings(frameRate: 15))))
+            try await bob.connect(display: "bob")
+            _ = await bobEvents.wait(.seconds(20)) { if case .streamCreated = $0 { true } else { false } }
+            let stream = try #require(await bob.streams.first)
+            let subscriber = CallSubscriber(stream: stream)
+            let lifecycle = Timed(subscriber.events)
+            try await bob.subscribe(subscriber)
+            #expect(await lifecycle.wait(.seconds(20)) { $0 == .didConnect(stream) } != nil, "didConnect")
+            try await Task.sleep(for: .seconds(4))                 // steady media first
+            try await body(namespace, bobEvents, subscriber, lifecycle)
+        } catch {
+            Issue.record("blackout scenario failed: \(error)")
+        }
+        try? await namespace.endBlackout()
+        for session in sessions { await session.disconnect() }
+        for engine in engines { await engine.shutdown() }
+        await janus?.stop()
+        await NetworkNamespace.remove()
+    }
+
+    /// Blacks the subscriber out for `seconds`; returns when the blackout ended, with its start
+    /// and end (taken when iptables returned: the rule is then in place, or gone).
+    func blackout(_ namespace: NetworkNamespace, seconds: Double) async throws -> (start: Date, end: Date) {
+        progress("blackout on for \(seconds) s")
+        try await namespace.startBlackout()
+        let start = Date()
+        try await Task.sleep(for: .milliseconds(Int((seconds - Date().timeIntervalSince(start)) * 1000)))
+        try await namespace.endBlackout()
+        let end = Date()
+        progress("blackout off")
+        return (start, end)
+    }
+
+    /// Everything toward the subscriber dropped for 8 s (the rig's subscriber-downlink
+    /// blackout): `didDisconnect` within 4 s of the start, `didReconnect` within 3 s of the end,
+    /// no `streamDestroyed` (issue 10's scenario).
+    @Test(.timeLimit(.minutes(3)))
+    func subscriberBlackoutOf8SecondsDisconnectsAndReconnects() async throws {
+        try await withBlackoutRig { namespace, bobEvents, subscriber, lifecycle in
+            let stream = subscriber.stream
+            let period = Task { try await blackout(namespace, seconds: 8) }
+            let disconnected = await lifecycle.wait(.seconds(8)) { $0 == .didDisconnect(stream) }
+            let (start, end) = try await period.value
+            let reconnected = await lifecycle.wait(.seconds(20)) { $0 == .didReconnect(stream) }
+            let detection = disconnected.map { $0.timeIntervalSince(start) }
+            let recovery = reconnected.map { $0.timeIntervalSince(end) }
+            progress("measured 8 s: didDisconnect \(detection.map { String(format: "%.2f", $0) } ?? "never") s after the start, "
+                     + "didReconnect \(recovery.map { String(format: "%.2f", $0) } ?? "never") s after the end")
+            #expect(detection.map { $0 <= 4 } == true, "didDisconnect within 4 s of the blackout start: \(String(describing: detection))")
+            #expect(recovery.map { $0 <= 3 } == true, "didReconnect within 3 s of the blackout end: \(String(describing: recovery))")
+            #expect(!bobEvents.all.contains { if case .streamDestroyed = $0.1 { true } else { false } })
+            #expect(lifecycle.all.map(\.1) == [.didConnect(stream), .didDisconnect(stream), .didReconnect(stream)])
+        }
+    }
+
+    /// Dropped for 40 s, longer than the 30 s reconnect window: `streamDestroyed` (`mediaLost`)
+    /// once, about 30 s after `didDisconnect`, and nothing for the stream after it, even when
+    /// the path comes back.
+    @Test(.timeLimit(.minutes(3)))
+    func subscriberBlackoutOf40SecondsDestroysTheStreamAfterTheWindow() async throws {
+        try await withBlackoutRig { namespace, bobEvents, subscriber, lifecycle in
+            let stream = subscriber.stream
+            let period = Task { try await blackout(namespace, seconds: 40) }
+            let disconnected = await lifecycle.wait(.seconds(8)) { $0 == .didDisconnect(stream) }
+            let (start, _) = try await period.value
+            try await Task.sleep(for: .seconds(5))
+            let destroyed = bobEvents.all.filter { if case .streamDestroyed(let s, .mediaLost) = $0.1 { s == stream } else { false } }
+            let window = zip(disconnected.map { [$0] } ?? [], destroyed.map(\.0)).map { $1.timeIntervalSince($0) }.first
+            progress("measured 40 s: didDisconnect \(disconnected.map { String(format: "%.2f", $0.timeIntervalSince(start)) } ?? "never") s after the start, "
+                     + "streamDestroyed \(window.map { String(format: "%.2f", $0) } ?? "never") s after didDisconnect")
+            #expect(destroyed.count == 1, "one streamDestroyed(mediaLost): \(destroyed.map(\.1))")
+            #expect(window.map { $0 >= 29.5 && $0 <= 31.5 } == true, "streamDestroyed at the 30 s window: \(String(describing: window))")
+            #expect(lifecycle.all.map(\.1) == [.didConnect(stream), .didDisconnect(stream)], "nothing after the end")
+            #expect(bobEvents.all.filter { if case .streamDestroyed = $0.1 { true } else { false } }.count == 1)
+        }
+    }
+}
