@@ -1,25 +1,9 @@
-/// Janus refused a request, or could not be reached.
-public struct JanusError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What kind of failure.
-    public struct Code: RawRepresentable, Hashable, Sendable {
-        /// The code's name.
-        public let rawValue: String
-        /// Wraps a name.
-        public init(rawValue: String) { self.rawValue = rawValue }
+import Calls
 
-        /// The HTTP request failed (connection refused, timeout, ...).
-        public static let transport = Code(rawValue: "transport")
-        /// Janus answered something that is not the JSON it documents.
-        public static let malformedReply = Code(rawValue: "malformedReply")
-        /// Janus core answered `{"janus":"error"}` (see ``JanusError/routerCode``).
-        public static let core = Code(rawValue: "core")
-        /// The plugin answered with `error_code` (e.g. 426 no such room, 428 no such feed).
-        public static let plugin = Code(rawValue: "plugin")
-        /// The Janus session is gone (HTTP 404 or error 458): only a new session works.
-        public static let sessionLost = Code(rawValue: "sessionLost")
-        /// No answer within the time allowed.
-        public static let timeout = Code(rawValue: "timeout")
-    }
+/// Janus refused a request, or could not be reached.
+public struct JanusError: CodedError {
+    /// What kind of failure (a growing set).
+    public typealias Code = ErrorCode<JanusError>
 
     /// The kind of failure.
     public var code: Code
@@ -34,9 +18,19 @@ public struct JanusError: Error, Hashable, Sendable, CustomStringConvertible {
         self.routerCode = routerCode
         self.message = message
     }
+}
 
-    /// `code(routerCode): message`.
-    public var description: String {
-        "\(code.rawValue)\(routerCode.map { "(\($0))" } ?? ""): \(message)"
-    }
+extension ErrorCode where Domain == JanusError {
+    /// The HTTP request failed (connection refused, timeout, ...).
+    public static let transport = ErrorCode(rawValue: "transport")
+    /// Janus answered something that is not the JSON it documents.
+    public static let malformedReply = ErrorCode(rawValue: "malformedReply")
+    /// Janus core answered `{"janus":"error"}` (see ``JanusError/routerCode``).
+    public static let core = ErrorCode(rawValue: "core")
+    /// The plugin answered with `error_code` (e.g. 426 no such room, 428 no such feed).
+    public static let plugin = ErrorCode(rawValue: "plugin")
+    /// The Janus session is gone (HTTP 404 or error 458): only a new session works.
+    public static let sessionLost = ErrorCode(rawValue: "sessionLost")
+    /// No answer within the time allowed.
+    public static let timeout = ErrorCode(rawValue: "timeout")
 }

@@ -1,30 +1,8 @@
 /// A session, publisher or subscriber operation failed; the code says which way, the message
 /// carries the offending value.
-public struct CallError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct CallError: CodedError {
     /// The kind of failure (a growing set).
-    public struct Code: RawRepresentable, Hashable, Sendable {
-        /// The code's name.
-        public let rawValue: String
-        /// Wraps a name.
-        public init(rawValue: String) { self.rawValue = rawValue }
-
-        /// The session is not connected (never connected, disconnected, or signaling lost).
-        public static let notConnected = Code(rawValue: "notConnected")
-        /// The stream is not (or no longer) in the session.
-        public static let streamGone = Code(rawValue: "streamGone")
-        /// This subscriber is already subscribed.
-        public static let alreadySubscribed = Code(rawValue: "alreadySubscribed")
-        /// The stream is our own and subscribing to it is not allowed.
-        public static let ownStream = Code(rawValue: "ownStream")
-        /// A publisher is already publishing in this session.
-        public static let alreadyPublishing = Code(rawValue: "alreadyPublishing")
-        /// The media router refused (see ``CallError/routerCode``).
-        public static let routerError = Code(rawValue: "routerError")
-        /// The router could not be reached, or answered something unreadable.
-        public static let signalingUnavailable = Code(rawValue: "signalingUnavailable")
-        /// The media engine failed.
-        public static let mediaEngine = Code(rawValue: "mediaEngine")
-    }
+    public typealias Code = ErrorCode<CallError>
 
     /// The kind of failure.
     public var code: Code
@@ -40,9 +18,6 @@ public struct CallError: Error, Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    /// `code(routerCode): message`.
-    public var description: String { "\(code.rawValue)\(routerCode.map { "(\($0))" } ?? ""): \(message)" }
-
     /// Maps whatever a signaling or engine call threw.
     static func wrapping(_ error: any Error, _ what: String) -> CallError {
         switch error {
@@ -56,4 +31,23 @@ public struct CallError: Error, Hashable, Sendable, CustomStringConvertible {
             return CallError(.mediaEngine, "\(what): \(error)")
         }
     }
+}
+
+extension ErrorCode where Domain == CallError {
+    /// The session is not connected (never connected, disconnected, or signaling lost).
+    public static let notConnected = ErrorCode(rawValue: "notConnected")
+    /// The stream is not (or no longer) in the session.
+    public static let streamGone = ErrorCode(rawValue: "streamGone")
+    /// This subscriber is already subscribed.
+    public static let alreadySubscribed = ErrorCode(rawValue: "alreadySubscribed")
+    /// The stream is our own and subscribing to it is not allowed.
+    public static let ownStream = ErrorCode(rawValue: "ownStream")
+    /// A publisher is already publishing in this session.
+    public static let alreadyPublishing = ErrorCode(rawValue: "alreadyPublishing")
+    /// The media router refused (see ``CallError/routerCode``).
+    public static let routerError = ErrorCode(rawValue: "routerError")
+    /// The router could not be reached, or answered something unreadable.
+    public static let signalingUnavailable = ErrorCode(rawValue: "signalingUnavailable")
+    /// The media engine failed.
+    public static let mediaEngine = ErrorCode(rawValue: "mediaEngine")
 }
