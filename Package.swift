@@ -28,9 +28,9 @@ let package = Package(
         // libyuv loaded at run time, for the tests and `callscope frames bench`: not a product.
         .target(name: "VideoFramesReference", dependencies: ["VideoFrames"]),
         .target(name: "Calls", dependencies: ["Observability", "RTCStats"]),
-        .target(name: "CallsJanus", dependencies: ["Calls", "RTCStats"]),
-        .target(name: "CallsChromium", dependencies: ["Calls", "RTCStats"]),
-        .target(name: "CallScopeTesting", dependencies: ["Calls", "RTCStats"]),
+        .target(name: "CallsJanus", dependencies: ["Calls", "Observability", "RTCStats"]),
+        .target(name: "CallsChromium", dependencies: ["Calls", "Observability", "RTCStats"]),
+        .target(name: "CallScopeTesting", dependencies: ["Calls", "Observability", "RTCStats"]),
         .target(name: "CallScopeReplay", dependencies: ["Observability", "RTCStats"]),
         // Discoverability: the portable part (crypto, STUN codec, state machine; no I/O, no clock)
         // and the platform part (POSIX sockets, the clock) that runs the probes.
@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "VideoFramesReference", "RTCStats", "CallScopeTestSupport"]),
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "ConnectivityProbe", "CallScopeTestSupport"]),
         .testTarget(name: "CallsTests", dependencies: ["Calls", "CallsJanus", "CallScopeTesting", "Observability", "RTCStats"]),
-        .testTarget(name: "CallsRealTests", dependencies: ["Calls", "CallsJanus", "CallsChromium", "RTCStats"]),
+        .testTarget(name: "CallsRealTests", dependencies: ["Calls", "CallsJanus", "CallsChromium", "Observability", "RTCStats"]),
     ]
 )
 

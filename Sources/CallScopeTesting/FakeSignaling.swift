@@ -1,3 +1,4 @@
+import Observability
 import Calls
 
 /// A ``Signaling`` for unit tests: joins as `participantID` with the feeds given, opens

@@ -1,3 +1,4 @@
+import Observability
 import Calls
 import Foundation
 import RTCStats

@@ -1,3 +1,4 @@
+import Observability
 import Calls
 import RTCStats
 
@@ -9,7 +10,8 @@ extension MediaEngineEvent {
             self = .dropped(reason: value["reason"]?.string ?? "")
             return
         }
-        guard let pc = value["pc"]?.string.map(PeerConnectionID.init) else { return nil }
+        guard let name = value["pc"]?.string else { return nil }
+        let pc = PeerConnectionID(name)
         switch kind {
         case "candidate":
             guard let candidate = value["candidate"] else { return nil }

@@ -1,3 +1,4 @@
+import Observability
 import Calls
 import CallsChromium
 import CallsJanus

@@ -1,3 +1,4 @@
+import Observability
 import CallScopeTesting
 @testable import Calls
 import Foundation

@@ -1,3 +1,4 @@
+import Observability
 import Calls
 @testable import CallsJanus
 import RTCStats

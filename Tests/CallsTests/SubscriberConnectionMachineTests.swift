@@ -1,4 +1,5 @@
 @testable import Calls
+import Observability
 import Testing
 
 /// The reconnection machine as tables: inputs at clock times, and the actions the spec asks for

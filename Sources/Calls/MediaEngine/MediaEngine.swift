@@ -1,3 +1,4 @@
+import Observability
 import RTCStats
 
 /// How a new peer connection is set up.

@@ -1,3 +1,5 @@
+import Observability
+
 /// Something a peer connection did on its own, in the order the media engine saw it.
 public enum MediaEngineEvent: Sendable, Hashable {
     /// A local ICE candidate was gathered; `nil` marks the end of gathering.

@@ -47,11 +47,3 @@ public enum SignalingState: String, Sendable, Hashable {
     /// `closed`
     case closed
 }
-
-/// Audio or video.
-public enum MediaKind: String, Sendable, Hashable {
-    /// An audio track.
-    case audio
-    /// A video track.
-    case video
-}

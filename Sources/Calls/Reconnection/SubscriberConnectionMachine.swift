@@ -1,3 +1,5 @@
+import Observability
+
 /// One subscriber's connection lifecycle, as a value: inputs (engine and router events, stats
 /// samples, timers, the app's unsubscribe) in, actions out. The caller performs the actions
 /// (emit an event, ask the router for an ICE restart, replace the peer connection, arm a timer)

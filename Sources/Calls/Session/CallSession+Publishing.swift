@@ -1,3 +1,4 @@
+import Observability
 import Foundation
 
 /// The publisher's peer connection.

@@ -1,3 +1,4 @@
+import Observability
 import Foundation
 
 /// One subscriber's state in the session.

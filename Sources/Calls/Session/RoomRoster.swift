@@ -1,3 +1,4 @@
+import Observability
 import Foundation
 
 /// Who is in the room and what they publish, as a value: room events in, session events out.

@@ -1,3 +1,5 @@
+import Observability
+
 /// Which router handle each peer connection's local candidates go to, holding them until the
 /// connection's SDP has reached the router (a candidate before the subscriber's answer made
 /// Janus treat the answer as a renegotiation and skip the data channel's SCTP setup).

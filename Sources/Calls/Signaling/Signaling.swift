@@ -1,3 +1,5 @@
+import Observability
+
 /// The media router's side of a routed call (Janus VideoRoom here), as the call objects need it.
 ///
 /// A router handle is one peer connection on the router's side: the participant handle that
@@ -28,24 +30,14 @@ public protocol Signaling: Sendable {
 }
 
 /// A publishing participant's id in the room (Janus: the feed id, which is the participant id).
-public struct FeedID: Hashable, Sendable, CustomStringConvertible {
-    /// The router's spelling.
-    public let rawValue: String
-    /// Wraps a router id.
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    /// The raw id.
-    public var description: String { rawValue }
-}
+public typealias FeedID = Identifier<FeedKind>
+/// Marks ids of publishing participants (router feeds).
+public enum FeedKind: IdentifierKind {}
 
 /// One peer connection on the router's side (Janus: a plugin handle).
-public struct RouterHandleID: Hashable, Sendable, CustomStringConvertible {
-    /// The router's spelling.
-    public let rawValue: String
-    /// Wraps a router id.
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    /// The raw id.
-    public var description: String { rawValue }
-}
+public typealias RouterHandleID = Identifier<RouterHandleKind>
+/// Marks ids of router-side peer connections (plugin handles).
+public enum RouterHandleKind: IdentifierKind {}
 
 /// A feed as the router announces it.
 public struct RouterFeed: Hashable, Sendable {
