@@ -1,0 +1,259 @@
+import Observability
+
+/// One spatial layer a publisher sends (its sender stats' `layers`), low to high.
+struct SimulcastLayer: Sendable, Hashable {
+    /// The router's index of the layer (Janus `substream`).
+    var substream: Int
+    var width: Int
+    var height: Int
+    /// What the publisher sends for it now, bps (all temporal layers).
+    var bitrate: Double
+}
+
+/// What the app asked a subscriber to receive.
+struct LayerPreferences: Sendable, Hashable {
+    /// The largest size wanted; `nil` for no limit.
+    var resolution: CallVideoDimensions?
+    /// The lowest frame rate wanted; `nil` for the full rate.
+    var frameRate: Double?
+    /// `subscribeToVideo`.
+    var subscribeToVideo = true
+    /// The subscriber's own audio-fallback switch (the publisher's comes with each interval).
+    var audioFallbackEnabled = true
+}
+
+/// Why a subscriber's video was switched off or on (seed 004's reasons).
+enum VideoChangeReason: String, Sendable, Hashable {
+    /// Audio fallback: the network cannot carry even the lowest layer.
+    case qualityChanged
+    /// The app set `subscribeToVideo`.
+    case subscriberPropertyChanged
+    /// The publisher stopped or started sending video.
+    case publisherPropertyChanged
+}
+
+/// Which layer a subscriber asks the router to forward, and when to fall back to audio, as a
+/// value: one input per stats interval (plus the router's and the app's changes), the actions
+/// out; the caller sends them to the router (`configure` with `substream` / `temporal` / `send`)
+/// and emits the events.
+///
+/// The target is the highest spatial layer at or below the preferred resolution, on the lowest
+/// temporal layer that meets the preferred frame rate, whose bitrate plus audio fits the downlink
+/// estimate with a margin. Down after `downAfter` bad intervals in a row; up only after a hold
+/// since the last change, and an up-switch that brings the degradation back within the hold
+/// goes back down and doubles the hold (as congestion controllers back off). A layer the
+/// publisher no longer sends is the router's own fallback: never asked for again until the
+/// publisher sends it. When even the lowest layer does not fit, or the downlink stays critical,
+/// and both sides allow it, the video is paused after one warning interval, then probed back
+/// with a growing backoff; `videoEnabled` comes only once frames are decoded again.
+struct LayerPolicy: Sendable {
+    struct Configuration: Sendable, Hashable {
+        /// The share of the estimate the video plus audio may use.
+        var margin = 0.85
+        /// What the audio takes, bps.
+        var audioBitrate = 48_000.0
+        /// Consecutive bad intervals before stepping down (or falling back).
+        var downAfter = 2
+        /// The first hold before stepping up again.
+        var initialHold: Duration = .seconds(10)
+        /// The longest hold.
+        var maximumHold: Duration = .seconds(80)
+        /// The top temporal layer's frame rate, and the cumulative bitrate share of each
+        /// temporal layer (VP8 L1T3 as libwebrtc allocates it).
+        var topFrameRate = 30.0
+        var temporalShares = [0.4, 0.6, 1.0]
+        /// The first wait before probing video back after a fallback, and the longest.
+        var initialProbeBackoff: Duration = .seconds(5)
+        var maximumProbeBackoff: Duration = .seconds(60)
+    }
+
+    /// A spatial and a temporal layer.
+    struct Target: Sendable, Hashable {
+        var substream: Int
+        var temporal: Int
+    }
+
+    enum Input: Sendable, Hashable {
+        /// One stats interval: the downlink's condition and estimate (bps, `nil` when unknown),
+        /// the layers the publisher sends, whether it allows audio fallback, whether frames were
+        /// decoded in the interval.
+        case interval(condition: NetworkCondition, estimate: Double?, layers: [SimulcastLayer], publisherAllowsFallback: Bool, framesDecoded: Bool)
+        /// The app changed its preferences.
+        case preferences(LayerPreferences)
+    }
+
+    enum Action: Sendable, Hashable {
+        /// Ask the router for this layer.
+        case configure(Target)
+        /// The video is about to be switched off (`subscriberVideoDisableWarning`).
+        case videoDisableWarning
+        /// Stop the video m-line (`configure` with `send: false`).
+        case pauseVideo
+        /// Start it again on this layer (`send: true`: the router asks the publisher for a key frame).
+        case resumeVideo(Target)
+        case videoDisabled(VideoChangeReason)
+        case videoEnabled(VideoChangeReason)
+    }
+
+    private enum Phase: Sendable, Hashable {
+        case receiving
+        case warned
+        case paused(VideoChangeReason, probeAt: Duration?)
+        /// Resumed, waiting for decoded frames before saying `videoEnabled`.
+        case resuming(VideoChangeReason)
+    }
+
+    let configuration: Configuration
+    private(set) var preferences: LayerPreferences
+    private(set) var target: Target?
+    private var phase = Phase.receiving
+    /// Consecutive intervals that could not carry even the lowest layer.
+    private var badIntervals = 0
+    /// Consecutive intervals whose target was below the current layer.
+    private var lowerIntervals = 0
+    private var lastChange: Duration?
+    private var lastUpSwitch: Duration?
+    private var hold: Duration
+    private var probeBackoff: Duration
+
+    init(preferences: LayerPreferences = .init(), configuration: Configuration = .init()) {
+        self.preferences = preferences
+        self.configuration = configuration
+        hold = configuration.initialHold
+        probeBackoff = configuration.initialProbeBackoff
+    }
+
+    /// The hold before the next step up (it grows when an up-switch failed).
+    var currentHold: Duration { hold }
+
+    mutating func receive(_ input: Input, now: Duration) -> [Action] {
+        switch input {
+        case .preferences(let new):
+            let before = preferences
+            preferences = new
+            if before.subscribeToVideo, !new.subscribeToVideo { return pause(.subscriberPropertyChanged, now: now, probe: false) }
+            if !before.subscribeToVideo, new.subscribeToVideo, case .paused = phase {
+                phase = .resuming(.subscriberPropertyChanged)
+                return [.resumeVideo(target ?? Target(substream: 0, temporal: temporalLayer))]
+            }
+            // A new preference takes effect at the next interval: no hold, no down-count.
+            lastChange = nil
+            lowerIntervals = configuration.downAfter - 1
+            return []
+        case .interval(let condition, let estimate, let layers, let publisherAllows, let framesDecoded):
+            return interval(condition: condition, estimate: estimate, layers: layers, fallbackAllowed: publisherAllows && preferences.audioFallbackEnabled,
+                            framesDecoded: framesDecoded, now: now)
+        }
+    }
+
+    // MARK: One interval
+
+    private mutating func interval(condition: NetworkCondition, estimate: Double?, layers: [SimulcastLayer], fallbackAllowed: Bool,
+                                   framesDecoded: Bool, now: Duration) -> [Action] {
+        let sent = layers.sorted { $0.substream < $1.substream }
+        guard let lowest = sent.first else { return [] }
+        let temporal = temporalLayer
+        let fitting = fittingLayer(sent, estimate: estimate, temporal: temporal)
+        // No video at all fits: the estimate is below the lowest layer, or the downlink is critical.
+        let bad = condition == .critical || (estimate != nil && fitting == nil)
+
+        switch phase {
+        case .paused(let reason, let probeAt):
+            guard reason == .qualityChanged, let probeAt, now >= probeAt, !bad else { return [] }
+            let resumed = Target(substream: lowest.substream, temporal: temporal)
+            target = resumed
+            phase = .resuming(.qualityChanged)
+            return [.resumeVideo(resumed)]
+        case .resuming(let reason):
+            if reason == .qualityChanged, bad {
+                probeBackoff = min(probeBackoff * 2, configuration.maximumProbeBackoff)
+                return pause(.qualityChanged, now: now, probe: true, announce: false)
+            }
+            guard framesDecoded else { return [] }
+            phase = .receiving
+            lastChange = now
+            return [.videoEnabled(reason)]
+        case .warned:
+            if bad, fallbackAllowed { return pause(.qualityChanged, now: now, probe: true) }
+            phase = .receiving
+        case .receiving:
+            break
+        }
+
+        // Audio fallback: even the lowest layer does not fit, or the downlink stays critical,
+        // for `downAfter` intervals while already on the lowest layer.
+        badIntervals = bad ? badIntervals + 1 : 0
+        if bad, fallbackAllowed, badIntervals >= configuration.downAfter, target.map({ $0.substream == lowest.substream }) ?? true {
+            phase = .warned
+            return [.videoDisableWarning]
+        }
+
+        // A layer the publisher stopped sending is the router's fallback: follow, never re-ask.
+        if let current = target, !sent.contains(where: { $0.substream == current.substream }) {
+            target = Target(substream: sent.last { $0.substream < current.substream }?.substream ?? lowest.substream, temporal: current.temporal)
+        }
+        let desired = Target(substream: (fitting ?? (estimate == nil ? preferredLayer(sent) : lowest)).substream, temporal: temporal)
+        guard let current = target else {
+            target = desired
+            lastChange = now
+            return [.configure(desired)]
+        }
+        let lower = desired.substream < current.substream || desired.temporal < current.temporal
+        lowerIntervals = lower ? lowerIntervals + 1 : 0
+        if desired == current { return [] }
+        if lower {
+            guard lowerIntervals >= configuration.downAfter else { return [] }
+            // A step down soon after a step up: the up-switch brought the trouble back.
+            if let up = lastUpSwitch, now - up < hold { hold = min(hold * 2, configuration.maximumHold) }
+            lastUpSwitch = nil
+            return change(to: desired, now: now)
+        }
+        // Up: only after the hold, on a healthy downlink.
+        guard !condition.isDegraded, lastChange.map({ now - $0 >= hold }) ?? true else { return [] }
+        lastUpSwitch = now
+        return change(to: desired, now: now)
+    }
+
+    private mutating func change(to new: Target, now: Duration) -> [Action] {
+        target = new
+        lastChange = now
+        lowerIntervals = 0
+        return [.configure(new)]
+    }
+
+    private mutating func pause(_ reason: VideoChangeReason, now: Duration, probe: Bool, announce: Bool = true) -> [Action] {
+        phase = .paused(reason, probeAt: probe ? now + probeBackoff : nil)
+        badIntervals = 0
+        return announce ? [.pauseVideo, .videoDisabled(reason)] : [.pauseVideo]
+    }
+
+    // MARK: Layers
+
+    /// The lowest temporal layer that meets the preferred frame rate (the top one without a
+    /// preference).
+    private var temporalLayer: Int {
+        let top = configuration.temporalShares.count - 1
+        guard let wanted = preferences.frameRate else { return top }
+        for layer in 0...top where configuration.topFrameRate / Double(1 << (top - layer)) >= wanted - 0.01 { return layer }
+        return top
+    }
+
+    /// The layers at or below the preferred resolution (the lowest when none is).
+    private func allowedLayers(_ layers: [SimulcastLayer]) -> [SimulcastLayer] {
+        guard let limit = preferences.resolution else { return layers }
+        let allowed = layers.filter { $0.width <= limit.width && $0.height <= limit.height }
+        return allowed.isEmpty ? Array(layers.prefix(1)) : allowed
+    }
+
+    private func preferredLayer(_ layers: [SimulcastLayer]) -> SimulcastLayer {
+        allowedLayers(layers).last ?? layers[0]
+    }
+
+    /// The highest allowed layer whose bitrate on `temporal` plus audio fits the estimate.
+    private func fittingLayer(_ layers: [SimulcastLayer], estimate: Double?, temporal: Int) -> SimulcastLayer? {
+        guard let estimate else { return nil }
+        let share = configuration.temporalShares[min(temporal, configuration.temporalShares.count - 1)]
+        let budget = estimate * configuration.margin
+        return allowedLayers(layers).last { $0.bitrate * share + configuration.audioBitrate <= budget }
+    }
+}

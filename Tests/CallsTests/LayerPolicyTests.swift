@@ -1,0 +1,109 @@
+@testable import Calls
+import Observability
+import Testing
+
+/// The layer policy as tables: each step is the time (s), one input, and the actions expected.
+/// Layers as the rig's publisher sends them: q 320x180 at 150 kbps, h 640x360 at 500 kbps, f
+/// 1280x720 at 1.5 Mbps; audio 48 kbps; 85 % of the estimate usable. So f needs an estimate of
+/// (1 500 000 + 48 000) / 0.85 ≈ 1.82 Mbps, h ≈ 645 kbps, q ≈ 233 kbps.
+@Suite struct LayerPolicyTests {
+    typealias P = LayerPolicy
+    static let layers = [SimulcastLayer(substream: 0, width: 320, height: 180, bitrate: 150_000),
+                         SimulcastLayer(substream: 1, width: 640, height: 360, bitrate: 500_000),
+                         SimulcastLayer(substream: 2, width: 1280, height: 720, bitrate: 1_500_000)]
+
+    struct Step: Sendable {
+        var second: Int
+        var input: P.Input
+        var expected: [P.Action]
+    }
+
+    static func tick(_ second: Int, _ condition: NetworkCondition, _ estimate: Double?, layers: [SimulcastLayer] = layers,
+                     fallback: Bool = true, frames: Bool = true, _ expected: [P.Action] = []) -> Step {
+        Step(second: second, input: .interval(condition: condition, estimate: estimate, layers: layers, publisherAllowsFallback: fallback, framesDecoded: frames), expected: expected)
+    }
+
+    static func target(_ substream: Int, _ temporal: Int = 2) -> P.Target { P.Target(substream: substream, temporal: temporal) }
+
+    static let cases: [(name: String, steps: [Step])] = [
+        ("a cap that fits the middle layer: down after 2 intervals, up after the hold", [
+            tick(0, .excellent, 3_000_000, [.configure(target(2))]),
+            tick(1, .warning, 1_000_000),
+            tick(2, .warning, 1_000_000, [.configure(target(1))]),
+            tick(3, .good, 3_000_000),
+            tick(11, .good, 3_000_000),
+            tick(12, .good, 3_000_000, [.configure(target(2))]),
+        ]),
+        ("an up-switch that brings the trouble back goes down and doubles the hold", [
+            tick(0, .excellent, 3_000_000, [.configure(target(2))]),
+            tick(1, .warning, 1_000_000),
+            tick(2, .warning, 1_000_000, [.configure(target(1))]),
+            tick(12, .good, 3_000_000, [.configure(target(2))]),
+            tick(13, .warning, 1_000_000),
+            tick(14, .warning, 1_000_000, [.configure(target(1))]),
+            tick(24, .good, 3_000_000),
+            tick(33, .good, 3_000_000),
+            tick(34, .good, 3_000_000, [.configure(target(2))]),   // 20 s after the step down
+        ]),
+        ("below the lowest layer: lowest, a warning, then audio only; probed back, enabled on decoded frames", [
+            tick(0, .excellent, 3_000_000, [.configure(target(2))]),
+            tick(1, .critical, 150_000),
+            tick(2, .critical, 150_000, [.configure(target(0))]),
+            tick(3, .critical, 150_000, [.videoDisableWarning]),
+            tick(4, .critical, 150_000, [.pauseVideo, .videoDisabled(.qualityChanged)]),
+            tick(8, .good, 3_000_000),                                   // the 5 s backoff is not over
+            tick(9, .good, 3_000_000, [.resumeVideo(target(0))]),
+            tick(10, .good, 3_000_000, frames: false),                   // no frame decoded yet
+            tick(11, .good, 3_000_000, [.videoEnabled(.qualityChanged)]),
+            tick(21, .good, 3_000_000, [.configure(target(2))]),
+        ]),
+        ("a failed probe pauses again and doubles the backoff", [
+            tick(0, .critical, 150_000, [.configure(target(0))]),
+            tick(1, .critical, 150_000, [.videoDisableWarning]),
+            tick(2, .critical, 150_000, [.pauseVideo, .videoDisabled(.qualityChanged)]),
+            tick(7, .good, 3_000_000, [.resumeVideo(target(0))]),
+            tick(8, .critical, 150_000, [.pauseVideo]),
+            tick(17, .good, 3_000_000),                                  // 10 s now
+            tick(18, .good, 3_000_000, [.resumeVideo(target(0))]),
+        ]),
+        ("a publisher that does not allow audio fallback keeps the lowest layer", [
+            tick(0, .critical, 150_000, fallback: false, [.configure(target(0))]),
+            tick(1, .critical, 150_000, fallback: false),
+            tick(2, .critical, 150_000, fallback: false),
+            tick(3, .critical, 150_000, fallback: false),
+        ]),
+        ("a layer the publisher stopped sending is not asked for again (the router fell back)", [
+            tick(0, .excellent, 3_000_000, [.configure(target(2))]),
+            tick(1, .good, 3_000_000, layers: Array(layers.prefix(2))),
+            tick(2, .good, 3_000_000, layers: Array(layers.prefix(2))),
+            tick(30, .good, 3_000_000, layers: Array(layers.prefix(2))),
+            tick(31, .good, 3_000_000, [.configure(target(2))]),          // sent again, and the hold is over
+        ]),
+        ("a preferred resolution and frame rate take effect at the next interval", [
+            tick(0, .excellent, 3_000_000, [.configure(target(2))]),
+            Step(second: 1, input: .preferences(LayerPreferences(resolution: CallVideoDimensions(width: 640, height: 360))), expected: []),
+            tick(1, .excellent, 3_000_000, [.configure(target(1))]),
+            Step(second: 2, input: .preferences(LayerPreferences(resolution: CallVideoDimensions(width: 640, height: 360), frameRate: 15)), expected: []),
+            tick(2, .excellent, 3_000_000, [.configure(target(1, 1))]),
+            Step(second: 3, input: .preferences(LayerPreferences()), expected: []),
+            tick(3, .excellent, 3_000_000, [.configure(target(2))]),
+        ]),
+        ("subscribeToVideo off and on", [
+            tick(0, .excellent, 3_000_000, [.configure(target(2))]),
+            Step(second: 1, input: .preferences(LayerPreferences(subscribeToVideo: false)), expected: [.pauseVideo, .videoDisabled(.subscriberPropertyChanged)]),
+            tick(2, .excellent, 3_000_000),
+            Step(second: 3, input: .preferences(LayerPreferences()), expected: [.resumeVideo(target(2))]),
+            tick(4, .excellent, 3_000_000, [.videoEnabled(.subscriberPropertyChanged)]),
+        ]),
+    ]
+
+    @Test(arguments: cases.indices)
+    func table(_ index: Int) {
+        let table = Self.cases[index]
+        var policy = LayerPolicy()
+        for step in table.steps {
+            let actions = policy.receive(step.input, now: .seconds(step.second))
+            #expect(actions == step.expected, "\(table.name), at \(step.second) s")
+        }
+    }
+}
