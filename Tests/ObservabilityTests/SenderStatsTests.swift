@@ -18,6 +18,23 @@ import Testing
         #expect(decoder.accepted == 1)
     }
 
+    /// Version 2 adds each layer's rid and the publisher's audio-fallback switch; the largest
+    /// message (8 layers, every field, a 64-byte publisher id) still fits in 1 KiB.
+    @Test func version2CarriesRidsAndTheAudioFallbackSwitch() {
+        let layers = (0..<8).map { _ in SenderStatsMessage.Layer(width: 16384, height: 16384, bitrate: 99_999_999_999, rid: String(repeating: "r", count: 16)) }
+        let full = SenderStatsMessage(sequence: 9_007_199_254_740_991, timestamp: 9_007_199_254_740_991, connectionMaxAllocatedBitrate: 99_999_999_999,
+                                      connectionEstimatedBandwidth: 99_999_999_999, roundTripTime: 59_999, lossFraction: 0.9999, condition: .critical,
+                                      reason: .bandwidth, layers: layers, publisher: PublisherID(String(repeating: "p", count: 64)), audioFallbackEnabled: false)
+        let bytes = full.encoded()
+        #expect(bytes.count <= SenderStatsMessage.maximumSize)
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#""v":2"#))
+        var decoder = SenderStatsDecoder()
+        let decoded = decoder.decode(bytes, receivedAt: 0)
+        #expect(decoded == full)
+        #expect(decoded?.layers.first?.rid == String(repeating: "r", count: 16))
+        #expect(decoded?.audioFallbackEnabled == false)
+    }
+
     @Test func theRigsJavaScriptMessageIsAccepted() {
         let text = #"{"connectionEstimatedBandwidth":267203,"connectionMaxAllocatedBitrate":2214000,"lossFraction":0,"rttMs":1,"seq":32,"t":1795983359122,"type":"callscope-sender-stats","v":1}"#
         var decoder = SenderStatsDecoder()
@@ -31,7 +48,11 @@ import Testing
         (String(repeating: " ", count: 1025) + "{}", SenderStatsDecoder.Rejection.tooLarge),
         (#"{"type":"callscope-sender-stats","v":1,"seq":1,"t":1,"connectionMaxAllocatedBitrate":1"#, .malformed),
         ("[1,2,3]", .malformed),
-        (#"{"type":"callscope-sender-stats","v":2,"seq":1,"t":1,"connectionMaxAllocatedBitrate":1}"#, .unsupportedVersion),
+        (#"{"type":"callscope-sender-stats","v":3,"seq":1,"t":1,"connectionMaxAllocatedBitrate":1}"#, .unsupportedVersion),
+        (#"{"type":"callscope-sender-stats","v":1.5,"seq":1,"t":1,"connectionMaxAllocatedBitrate":1}"#, .unsupportedVersion),
+        (#"{"type":"callscope-sender-stats","v":2,"seq":1,"t":1,"connectionMaxAllocatedBitrate":1,"audioFallbackEnabled":"yes"}"#, .invalidValue),
+        (#"{"type":"callscope-sender-stats","v":2,"seq":1,"t":1,"connectionMaxAllocatedBitrate":1,"layers":[{"w":2,"h":2,"bps":3,"rid":"a-rid-far-too-long-for-a-layer"}]}"#, .invalidValue),
+        (#"{"type":"callscope-sender-stats","v":2,"seq":1,"t":1,"connectionMaxAllocatedBitrate":1,"layers":[{"w":2,"h":2,"bps":3,"rid":7}]}"#, .invalidValue),
         (#"{"type":"other","v":1,"seq":1,"t":1,"connectionMaxAllocatedBitrate":1}"#, .unsupportedVersion),
         (#"{"type":"callscope-sender-stats","v":1,"seq":1,"t":1,"connectionMaxAllocatedBitrate":"2000000"}"#, .invalidValue),
         (#"{"type":"callscope-sender-stats","v":1,"seq":1,"t":1,"connectionMaxAllocatedBitrate":-5}"#, .invalidValue),

@@ -54,7 +54,8 @@ public final class PublisherStatsMonitor: @unchecked Sendable {
             guard listening || sender != nil else { return [] }
             let sample = StatsSample(time: report.timestamp ?? 0, peer: Self.endpoint.rawValue, peerConnection: peerConnection, report: report)
             let callbacks = engine.ingest(sample)
-            if let sender, let message = engine.senderStatsMessage(for: Self.endpoint, publisher: publisherID) {
+            if let sender, var message = engine.senderStatsMessage(for: Self.endpoint, publisher: publisherID) {
+                message.audioFallbackEnabled = settings.audioFallbackEnabled
                 outgoing = (message.encoded(), sender)
             }
             return callbacks

@@ -278,7 +278,7 @@ struct PublisherLinkTracker: Sendable {
             sequence: sequence, timestamp: timestamp, connectionMaxAllocatedBitrate: maxAllocatedBitrate,
             connectionEstimatedBandwidth: estimate, roundTripTime: uplinkRoundTrip, lossFraction: uplinkLossFraction,
             condition: scorer.condition == .unknown ? nil : scorer.condition, reason: scorer.condition == .unknown ? nil : scorer.reason,
-            layers: layers.map { .init(width: $0.width, height: $0.height, bitrate: $0.bitrate) })
+            layers: layers.map { .init(width: $0.width, height: $0.height, bitrate: $0.bitrate, rid: $0.rid) })
     }
 
     /// W3C `bandwidth`/`cpu`/`other` win (they say what limits the encoder now); otherwise a codec

@@ -78,7 +78,7 @@ public struct SenderStatsDecoder: Sendable {
     public static func validate(_ bytes: [UInt8]) -> Result<SenderStatsMessage, Rejection> {
         guard bytes.count <= SenderStatsMessage.maximumSize else { return .failure(.tooLarge) }
         guard let value = try? JSONParser.parse(bytes), value.object != nil else { return .failure(.malformed) }
-        guard value["type"]?.string == SenderStatsMessage.typeTag, value["v"]?.number == Double(SenderStatsMessage.version) else {
+        guard value["type"]?.string == SenderStatsMessage.typeTag, let version = value["v"]?.number, version == version.rounded(), SenderStatsMessage.readableVersions.contains(Int(exactly: version) ?? 0) else {
             return .failure(.unsupportedVersion)
         }
         func number(_ name: String, max limit: Double, optional: Bool) -> Double?? {
@@ -116,12 +116,22 @@ public struct SenderStatsDecoder: Sendable {
                       (0...16384).contains(width), (0...16384).contains(height), width == width.rounded(), height == height.rounded(),
                       bitrate.isFinite, bitrate >= 0, bitrate <= Self.maximumBitrate
                 else { return .failure(.invalidValue) }
-                layers.append(.init(width: Int(width), height: Int(height), bitrate: bitrate))
+                var rid: String?
+                if let field = element["rid"], field != .null {
+                    guard let text = field.string, (1...SenderStatsMessage.maximumRidLength).contains(text.utf8.count) else { return .failure(.invalidValue) }
+                    rid = text
+                }
+                layers.append(.init(width: Int(width), height: Int(height), bitrate: bitrate, rid: rid))
             }
+        }
+        var audioFallbackEnabled: Bool?
+        if let field = value["audioFallbackEnabled"], field != .null {
+            guard case .bool(let allowed) = field else { return .failure(.invalidValue) }
+            audioFallbackEnabled = allowed
         }
         return .success(SenderStatsMessage(
             sequence: Int(sequence), timestamp: timestamp, connectionMaxAllocatedBitrate: allocated,
             connectionEstimatedBandwidth: estimate, roundTripTime: roundTrip, lossFraction: loss,
-            condition: condition, reason: reason, layers: layers, publisher: publisher))
+            condition: condition, reason: reason, layers: layers, publisher: publisher, audioFallbackEnabled: audioFallbackEnabled))
     }
 }

@@ -1,20 +1,25 @@
 import RTCStats
 
 /// The sender-side stats message a publisher sends its subscribers once per interval over a
-/// data channel (wire version 1, at most 1 KiB of JSON):
+/// data channel (wire version 2, at most 1 KiB of JSON; version 1 — without `rid` on the
+/// layers and without `audioFallbackEnabled` — is still read):
 ///
 /// ```json
-/// {"type":"callscope-sender-stats","v":1,"seq":17,"t":1795983359122,
+/// {"type":"callscope-sender-stats","v":2,"seq":17,"t":1795983359122,
 ///  "connectionMaxAllocatedBitrate":2214000,"connectionEstimatedBandwidth":267203,
 ///  "rttMs":12,"lossFraction":0.02,"condition":"critical","reason":"bandwidth",
-///  "layers":[{"w":240,"h":135,"bps":150000}],"publisher":"feed-4711"}
+///  "layers":[{"w":240,"h":135,"bps":150000,"rid":"q"}],"audioFallbackEnabled":true,"publisher":"feed-4711"}
 /// ```
 /// Beyond the seeds' two bitrates it carries the publisher's uplink loss and RTT, so a subscriber
 /// can tell loss that arrived already lost, and (optionally) the publisher's own uplink condition
 /// and the bitrate of each layer it sends, the demand a subscriber's downlink is measured against.
 public struct SenderStatsMessage: Sendable, Hashable {
-    /// The wire version this build writes and reads.
-    public static let version = 1
+    /// The wire version this build writes.
+    public static let version = 2
+    /// The wire versions this build reads.
+    public static let readableVersions = 1...2
+    /// The longest layer `rid` accepted, in UTF-8 bytes.
+    public static let maximumRidLength = 16
     /// The `type` tag.
     public static let typeTag = "callscope-sender-stats"
     /// The largest message accepted, in bytes.
@@ -30,12 +35,15 @@ public struct SenderStatsMessage: Sendable, Hashable {
         public var height: Int
         /// Current payload bitrate, bps.
         public var bitrate: Double
+        /// The simulcast `rid`, so a subscriber can name the layer to the router (version 2).
+        public var rid: String?
 
         /// Creates a layer.
-        public init(width: Int, height: Int, bitrate: Double) {
+        public init(width: Int, height: Int, bitrate: Double, rid: String? = nil) {
             self.width = width
             self.height = height
             self.bitrate = bitrate
+            self.rid = rid
         }
     }
 
@@ -61,10 +69,14 @@ public struct SenderStatsMessage: Sendable, Hashable {
     /// messages on one data channel (an SFU multistream connection) can tell them apart;
     /// optional (two-party calls need none).
     public var publisher: PublisherID?
+    /// Whether the publisher lets subscribers fall back to audio only when their network cannot
+    /// carry its video (`PublisherSettings.audioFallbackEnabled`; `nil` from version 1: allowed).
+    public var audioFallbackEnabled: Bool?
 
     /// Creates a message.
-    public init(sequence: Int, timestamp: Double, connectionMaxAllocatedBitrate: Double, connectionEstimatedBandwidth: Double?, roundTripTime: Double? = nil, lossFraction: Double? = nil, condition: NetworkCondition? = nil, reason: NetworkConditionReason? = nil, layers: [Layer] = [], publisher: PublisherID? = nil) {
+    public init(sequence: Int, timestamp: Double, connectionMaxAllocatedBitrate: Double, connectionEstimatedBandwidth: Double?, roundTripTime: Double? = nil, lossFraction: Double? = nil, condition: NetworkCondition? = nil, reason: NetworkConditionReason? = nil, layers: [Layer] = [], publisher: PublisherID? = nil, audioFallbackEnabled: Bool? = nil) {
         self.publisher = publisher
+        self.audioFallbackEnabled = audioFallbackEnabled
         self.sequence = sequence
         self.timestamp = timestamp
         self.connectionMaxAllocatedBitrate = connectionMaxAllocatedBitrate
@@ -95,9 +107,12 @@ public struct SenderStatsMessage: Sendable, Hashable {
         if let reason { fields.append(StatsField("reason", .string(reason.rawValue))) }
         if !layers.isEmpty {
             fields.append(StatsField("layers", .array(layers.prefix(8).map { layer in
-                .object([StatsField("w", .number(Double(layer.width))), StatsField("h", .number(Double(layer.height))), StatsField("bps", .number(layer.bitrate.rounded()))])
+                var fields = [StatsField("w", .number(Double(layer.width))), StatsField("h", .number(Double(layer.height))), StatsField("bps", .number(layer.bitrate.rounded()))]
+                if let rid = layer.rid, (1...Self.maximumRidLength).contains(rid.utf8.count) { fields.append(StatsField("rid", .string(rid))) }
+                return .object(fields)
             })))
         }
+        if let audioFallbackEnabled { fields.append(StatsField("audioFallbackEnabled", .bool(audioFallbackEnabled))) }
         if let publisher, (1...Self.maximumPublisherLength).contains(publisher.rawValue.utf8.count) {
             fields.append(StatsField("publisher", .string(publisher.rawValue)))
         }
