@@ -1,4 +1,5 @@
 @testable import Calls
+import Foundation
 import RTCStats
 import Testing
 
@@ -106,5 +107,32 @@ import Testing
             StatsField("lastPacketReceivedTimestamp", .number(900)),
         ])
         #expect(tracker.receive(StatsReport(entries: [pair])) == .udpDirect)
+    }
+}
+
+/// The classifier on real Chromium reports (Fixtures/README.md says which are captured and
+/// which derived). Expected values read off the reports by hand: only the selected host pair is
+/// alive; the other `succeeded` pair is stale.
+@Suite struct CandidatePairPathTrackerFixtureTests {
+    static func fixture(_ name: String) throws -> StatsReport {
+        let url = try #require(Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures"))
+        return try StatsReport(json: Array(Data(contentsOf: url)))
+    }
+
+    @Test(arguments: [("chromium-loopback", ConnectionPaths.udpDirect), ("derived-relay-udp", .udpRelay), ("derived-relay-tcp", .tcpRelay)])
+    func consecutiveReports(_ prefix: String, _ expected: ConnectionPaths) throws {
+        var tracker = CandidatePairPathTracker()
+        #expect(tracker.receive(try Self.fixture("\(prefix)-1")) == expected)
+        #expect(tracker.receive(try Self.fixture("\(prefix)-2")) == nil, "unchanged: no report")
+        #expect(tracker.paths == expected)
+    }
+
+    @Test func theStaleSucceededPairAloneIsNoPath() throws {
+        // Keep only the stale pair (succeeded, responses frozen at 1, no packet times).
+        let real = try Self.fixture("chromium-loopback-2")
+        let stale = StatsReport(entries: real.entries.filter { $0.type != .candidatePair || $0.id == "CPjsM5btKK_x1GfbcEU" })
+        var tracker = CandidatePairPathTracker()
+        _ = tracker.receive(try Self.fixture("chromium-loopback-1"))
+        #expect(tracker.receive(stale) == [])
     }
 }

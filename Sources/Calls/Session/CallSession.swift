@@ -27,6 +27,8 @@ public actor CallSession {
     var subscriptionsByHandle: [RouterHandleID: ObjectIdentifier] = [:]
     private var pumps: [Task<Void, Never>] = []
     var timers: [ObjectIdentifier: [Task<Void, Never>]] = [:]
+    var participantBook = ParticipantBook()
+    var qualityWatchers: [ObjectIdentifier: Task<Void, Never>] = [:]
 
     /// Creates a session; nothing happens until ``connect(display:)``.
     /// - Parameters:
@@ -208,7 +210,9 @@ public actor CallSession {
             guard let pc = state.machine.peerConnection, let report = try? await engine.stats(of: pc) else { continue }
             // The subscriber may have gone, or changed peer connection, while we waited.
             guard let current = subscriptions[key], current.machine.peerConnection == pc else { continue }
+            watchConnectionQuality(key, current.subscriber)
             current.subscriber.statsMonitor.ingest(report, peerConnection: pc.rawValue)
+            samplePaths(report, key: key, subscriber: current.subscriber, peerConnection: pc)
             let pair = SelectedPairProgress(report)
             await feed(key, .statsSample(pc, bytesReceived: pair.bytesReceived, responsesReceived: pair.responsesReceived))
         }
@@ -218,7 +222,8 @@ public actor CallSession {
     func checkSubscriberHealth() async {
         for (key, state) in subscriptions {
             guard let pc = state.machine.peerConnection, let report = try? await engine.stats(of: pc) else { continue }
-            guard subscriptions[key]?.machine.peerConnection == pc else { continue }
+            guard let current = subscriptions[key], current.machine.peerConnection == pc else { continue }
+            samplePaths(report, key: key, subscriber: current.subscriber, peerConnection: pc)
             let pair = SelectedPairProgress(report)
             await feed(key, .statsSample(pc, bytesReceived: pair.bytesReceived, responsesReceived: pair.responsesReceived))
         }
@@ -226,7 +231,8 @@ public actor CallSession {
 
     // MARK: - Delivery
 
-    func deliver(_ events: [CallSessionEvent]) {
+    func deliver(_ roomEvents: [CallSessionEvent]) {
+        let events = participantBook.expand(roomEvents)
         guard !events.isEmpty else { return }
         if let delegate = storedDelegate.object {
             for event in events {
@@ -238,6 +244,11 @@ public actor CallSession {
                 case .connectionDestroyed(let connection): delegate.session(self, connectionDestroyed: connection)
                 case .didDisconnect: delegate.sessionDidDisconnect(self)
                 case .didFail(let error): delegate.session(self, didFailWithError: error)
+                case .participantDidConnect(let participant): delegate.session(self, participantDidConnect: participant)
+                case .participantDidDisconnect(let participant): delegate.session(self, participantDidDisconnect: participant)
+                case .participantPathsChanged(let participant): delegate.session(self, didUpdatePaths: participant)
+                case .participantConnectionQualityChanged(let participant): delegate.session(self, didUpdateConnectionQuality: participant)
+                case .connectionStateChanged(let state): delegate.session(self, didUpdateConnectionState: state)
                 }
             }
         }
