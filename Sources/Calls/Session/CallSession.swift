@@ -29,14 +29,19 @@ public actor CallSession {
     var timers: [ObjectIdentifier: [Task<Void, Never>]] = [:]
     var participantBook = ParticipantBook()
     var qualityWatchers: [ObjectIdentifier: Task<Void, Never>] = [:]
+    let discoverability: SessionDiscoverability?
+    var discoverabilityRun: DiscoverabilityRun?
 
     /// Creates a session; nothing happens until ``connect(display:)``.
     /// - Parameters:
     ///   - clock: the clock timers run on (stats sampling, reconnect window).
     ///   - wallClock: the time stamped on new connections and streams.
+    ///   - discoverability: measures ``connectionState`` while connected; `nil` for none.
     public init<C: Clock>(signaling: any Signaling, engine: any MediaEngine, clock: C,
                           wallClock: @escaping @Sendable () -> Date,
-                          configuration: CallSessionConfiguration = .init()) where C.Duration == Duration {
+                          configuration: CallSessionConfiguration = .init(),
+                          discoverability: SessionDiscoverability? = nil) where C.Duration == Duration {
+        self.discoverability = discoverability
         self.signaling = signaling
         self.engine = engine
         timer = CallTimer(clock)
@@ -74,6 +79,7 @@ public actor CallSession {
         roster = RoomRoster(own: join.participantID)
         trickle.participantHandle = join.participantHandle
         startPumps()
+        startDiscoverability()
         var events: [CallSessionEvent] = [.didConnect(own)]
         events += roster?.receive(.feedsPublished(join.feeds), now: wallClock()) ?? []
         deliver(events)
@@ -92,6 +98,7 @@ public actor CallSession {
         connection = nil
         for task in pumps { task.cancel() }
         pumps.removeAll()
+        stopDiscoverability()
         for (key, state) in subscriptions {
             await tearDown(state)
             forget(key)
