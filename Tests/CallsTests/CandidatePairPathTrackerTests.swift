@@ -135,4 +135,11 @@ import Testing
         _ = tracker.receive(try Self.fixture("chromium-loopback-1"))
         #expect(tracker.receive(stale) == [])
     }
+
+    @Test func aBlackedOutSelectedPairLeavesSucceededAndIsNoPath() throws {
+        var tracker = CandidatePairPathTracker()
+        #expect(tracker.receive(try Self.fixture("chromium-loopback-1")) == .udpDirect)
+        // 1.7 s into a real blackout: the selected pair is in-progress, every other pair too.
+        #expect(tracker.receive(try Self.fixture("chromium-blackout-1")) == [])
+    }
 }
