@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "VideoFrames", dependencies: ["CVideoFramesAVX2"]),
         // libyuv loaded at run time, for the tests and `callscope frames bench`: not a product.
         .target(name: "VideoFramesReference", dependencies: ["VideoFrames"]),
-        .target(name: "Calls", dependencies: ["Observability", "RTCStats"]),
+        .target(name: "Calls", dependencies: ["Observability", "RTCStats", "Connectivity"]),
         .target(name: "CallsJanus", dependencies: ["Calls", "Observability", "RTCStats"]),
         .target(name: "CallsChromium", dependencies: ["Calls", "Observability", "RTCStats"]),
         .target(name: "CallScopeTesting", dependencies: ["Calls", "Observability", "RTCStats"]),
@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "CallScopeExportTests", dependencies: ["CallScopeExport", "Observability", "RTCStats"]),
         .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "VideoFramesReference", "RTCStats", "CallScopeTestSupport"]),
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "ConnectivityProbe", "CallScopeTestSupport"]),
-        .testTarget(name: "CallsTests", dependencies: ["Calls", "CallsJanus", "CallScopeTesting", "Observability", "RTCStats"]),
+        .testTarget(name: "CallsTests", dependencies: ["Calls", "CallsJanus", "CallScopeTesting", "Observability", "RTCStats", "Connectivity"], resources: [.copy("Fixtures")]),
         .testTarget(name: "CallsRealTests", dependencies: ["Calls", "CallsJanus", "CallsChromium", "Observability", "RTCStats"]),
     ]
 )

@@ -15,12 +15,15 @@ struct CallCommand: Command {
     static let help = """
     callscope call --janus URL [--room N] [--publish] [--subscribe all|none] [--duration S]
                    [--format text|ndjson] [--display NAME] [--chromedriver PATH] [--chromium PATH]
+                   [--stun HOST:PORT [--turn HOST:PORT --user U --password P]]
 
     Joins a Janus VideoRoom (default room 1234) as a live client, with a headless Chromium
     (started through chromedriver; Debian paths by default) as the media engine, and prints what
     the SDK reports: session.didConnect, session.streamCreated/streamDestroyed,
     session.connectionCreated/connectionDestroyed, subscriber.didConnect/didDisconnect/
-    didReconnect, and the stats callbacks of `replay`, one line each (`t` in unix ms).
+    didReconnect, and the stats callbacks of `replay`, one line each (`t` in unix ms); also
+    participant.didConnect/didDisconnect/pathsChanged (working paths to each participant) and,
+    with --stun, session.connectionStateChanged (udp / tcp / offline, probed as `discover`).
     --publish publishes the fake camera (3-layer VP8 simulcast) and microphone; --subscribe all
     (default) subscribes to every other stream; --duration defaults to 30.
     """
@@ -36,6 +39,7 @@ struct CallCommand: Command {
     var format = Format.text
     var display = "callscope"
     var chromium = ChromiumOptions()
+    var discoverability: SessionDiscoverability?
 
     init(arguments: [String]) throws {
         var remaining = arguments[...]
@@ -43,8 +47,10 @@ struct CallCommand: Command {
             guard let value = remaining.popFirst() else { throw UsageError("\(option) needs a value") }
             return value
         }
+        var probes = CallDiscoverabilityOptions()
         while let argument = remaining.popFirst() {
             switch argument {
+            case _ where CallDiscoverabilityOptions.options.contains(argument): try probes.take(argument, value(argument))
             case "--janus":
                 let text = try value(argument)
                 guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
@@ -71,6 +77,7 @@ struct CallCommand: Command {
             }
         }
         guard janus != nil else { throw UsageError("call needs --janus URL") }
+        discoverability = try probes.discoverability()
     }
 
     func run() throws -> ExitCode {
@@ -91,7 +98,7 @@ struct CallCommand: Command {
         let out = CallEventPrinter(format: format)
         let engine = try await ChromiumMediaEngine.launch(chromium)
         let session = CallSession(signaling: JanusSignaling(url: janus, room: room), engine: engine,
-                                  clock: ContinuousClock(), wallClock: Date.init)
+                                  clock: ContinuousClock(), wallClock: Date.init, discoverability: discoverability)
         var followers: [Task<Void, Never>] = []
         let sessionEvents = session.events
         let subscribeMode = subscribe

@@ -30,6 +30,9 @@ final class CallEventPrinter: Sendable {
             line(callback: "session.didDisconnect", peer: "session", stream: "", data: .object([]))
         case .didFail(let error):
             line(callback: "session.didFail", peer: "session", stream: "", data: .object([StatsField("error", .string(error.description))]))
+        case .participantDidConnect, .participantDidDisconnect, .participantPathsChanged,
+             .participantConnectionQualityChanged, .connectionStateChanged:
+            connectionLine(event)
         }
     }
 

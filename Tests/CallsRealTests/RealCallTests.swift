@@ -107,6 +107,10 @@ struct RealCallTests {
                 let bytes = report.entries(ofType: .inboundRTP).filter { $0.string("kind") == "video" }
                     .compactMap { $0.number("bytesReceived") }.reduce(0, +)
                 samples.append(bytes)
+                // CALLSCOPE_CAPTURE_STATS=DIR keeps each report, to make the classifier's fixtures.
+                if let directory = ProcessInfo.processInfo.environment["CALLSCOPE_CAPTURE_STATS"] {
+                    try? report.jsonArray().write(toFile: "\(directory)/subscriber-\(samples.count).json", atomically: true, encoding: .utf8)
+                }
                 if samples.count >= 3, samples.suffix(3).first! > 0, samples.last! > samples.suffix(3).first! { break }
                 try await Task.sleep(for: .seconds(1))
             }

@@ -105,6 +105,32 @@ struct RealReconnectionTests {
             #expect(recovery.map { $0 <= 3 } == true, "didReconnect within 3 s of the blackout end: \(String(describing: recovery))")
             #expect(!bobEvents.all.contains { if case .streamDestroyed = $0.1 { true } else { false } })
             #expect(lifecycle.all.map(\.1) == [.didConnect(stream), .didDisconnect(stream), .didReconnect(stream)])
+            // Paths (sessions.md §5): empty during the blackout, udpDirect after it; the
+            // participant stays connected throughout.
+            let alice = stream.connection.connectionId
+            func paths(_ wanted: ConnectionPaths) -> (CallSessionEvent) -> Bool {
+                { if case .participantPathsChanged(let p) = $0 { p.connectionId == alice && p.paths == wanted } else { false } }
+            }
+            let lost = bobEvents.all.first { $0.0 >= start && paths([])($0.1) }?.0
+            var backAfterEnd: Date?
+            let deadline = ContinuousClock.now + .seconds(10)
+            while backAfterEnd == nil, ContinuousClock.now < deadline {
+                backAfterEnd = bobEvents.all.first { $0.0 >= end && paths(.udpDirect)($0.1) }?.0
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let pathLost = lost.map { $0.timeIntervalSince(start) }, pathBack = backAfterEnd.map { $0.timeIntervalSince(end) }
+            progress("measured 8 s: paths empty \(pathLost.map { String(format: "%.2f", $0) } ?? "never") s after the start, "
+                     + "udpDirect again \(pathBack.map { String(format: "%.2f", $0) } ?? "never") s after the end")
+            #expect(pathLost.map { $0 <= 5 } == true, "paths empty within 5 s of the blackout start: \(String(describing: pathLost))")
+            #expect(pathBack.map { $0 <= 5 } == true, "udpDirect within 5 s of the end: \(String(describing: pathBack))")
+            #expect(!bobEvents.all.contains { if case .participantDidDisconnect = $0.1 { true } else { false } }, "empty paths do not disconnect alice")
+            let changes = bobEvents.all.compactMap { item -> String? in
+                guard case .participantPathsChanged(let p) = item.1 else { return nil }
+                return String(format: "%+.2f s %@", item.0.timeIntervalSince(start), p.paths.description)
+            }
+            progress("paths changes (from the blackout start): \(changes)")
+            // Steady media before the blackout: no flicker to empty.
+            #expect(!bobEvents.all.contains { $0.0 < start && paths([])($0.1) }, "paths stayed udpDirect before the blackout: \(changes)")
         }
     }
 

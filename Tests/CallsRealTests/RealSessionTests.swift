@@ -85,6 +85,9 @@ struct RealSessionTests {
             await bob.unsubscribe(first)
             await bob.unsubscribe(first)
             #expect(await bob.subscribers.isEmpty)
+            // No subscriber, no path — and alice is still in the call (sessions.md §5).
+            #expect(await bob.participants.first { $0.connectionId == aliceID }?.paths == [], "no paths without a subscriber")
+            #expect(!bobEvents.all.contains { if case .participantDidDisconnect = $0 { true } else { false } })
 
             let second = CallSubscriber(stream: stream)
             let secondEvents = Gathered(second.events)
@@ -94,6 +97,11 @@ struct RealSessionTests {
             // Media through the SDK's own sampling: the subscriber's monitor got reports with video.
             let reports = Gathered(second.statsMonitor.events)
             #expect(await reports.wait(.seconds(15)) { $0.count >= 3 }, "stats callbacks sampled by the SDK")
+            // Host-to-host over loopback UDP: the only working path is udpDirect.
+            #expect(bobEvents.all.contains { if case .participantDidConnect(let p) = $0 { p.connectionId == aliceID } else { false } })
+            #expect(await bobEvents.wait(.seconds(5)) { $0.contains { if case .participantPathsChanged(let p) = $0 { p.connectionId == aliceID && p.paths == .udpDirect } else { false } } },
+                    "bob's path to alice is udpDirect: \(bobEvents.all)")
+            #expect(await bob.participants.first { $0.connectionId == aliceID }?.paths == .udpDirect)
 
             progress("await alice.disconnect")
             await alice.disconnect()
@@ -102,6 +110,8 @@ struct RealSessionTests {
             try await Task.sleep(for: .seconds(2))
             let destroyed = bobEvents.all.filter { if case .streamDestroyed(let s, _) = $0 { s.streamId == aliceID } else { false } }
             #expect(destroyed.count == 1, "exactly one streamDestroyed: \(destroyed)")
+            #expect(await bobEvents.wait(.seconds(10)) { $0.contains { if case .participantDidDisconnect(let p) = $0 { p.connectionId == aliceID } else { false } } },
+                    "alice left the call")
             #expect(await bob.subscribers.isEmpty)
             #expect(!firstEvents.all.contains(.didDisconnect(stream)) && !secondEvents.all.contains(.didDisconnect(stream)),
                     "no lifecycle event after unsubscribe or after the stream left: \(secondEvents.all)")

@@ -68,16 +68,18 @@ final class Collector<Element: Sendable>: Sendable {
         try await rig.session.connect(display: "me")
         let connection = try #require(await rig.session.connection)
         #expect(connection.connectionId == "100" && connection.data == "me" && connection.creationTime == Self.t0)
-        await eventually("three events") { rig.events.all.count == 3 }
+        await eventually("four events") { rig.events.all.count == 4 }
         let names = rig.events.all.map { event -> String in
             switch event {
             case .didConnect(let c): "didConnect \(c.connectionId)"
             case .connectionCreated(let c): "connectionCreated \(c.connectionId)"
             case .streamCreated(let s): "streamCreated \(s.streamId)"
+            case .participantDidConnect(let p): "participantDidConnect \(p.connectionId) \(p.paths)"
             default: "other"
             }
         }
-        #expect(names == ["didConnect 100", "connectionCreated 7", "streamCreated 7"])
+        // The participant is in the call from its connection on, before any path is known.
+        #expect(names == ["didConnect 100", "connectionCreated 7", "participantDidConnect 7 none", "streamCreated 7"])
         #expect(rig.signaling.calls == ["join me"])
     }
 
@@ -243,10 +245,14 @@ final class Collector<Element: Sendable>: Sendable {
             case .streamDestroyed(let s, let r): "streamDestroyed \(s.streamId) \(r.rawValue)"
             case .connectionCreated(let c): "connectionCreated \(c.connectionId)"
             case .connectionDestroyed(let c): "connectionDestroyed \(c.connectionId)"
+            case .participantDidConnect(let p): "participantDidConnect \(p.connectionId)"
+            case .participantDidDisconnect(let p): "participantDidDisconnect \(p.connectionId)"
             default: "other"
             }
         }
-        #expect(after == ["streamDestroyed 9 publisherLeft", "connectionDestroyed 9", "connectionCreated 8", "streamCreated 8"])
+        // 7 stayed under the same id: neither disconnected nor connected again.
+        #expect(after == ["streamDestroyed 9 publisherLeft", "connectionDestroyed 9", "participantDidDisconnect 9",
+                          "connectionCreated 8", "participantDidConnect 8", "streamCreated 8"])
         #expect(await rig.session.connection?.connectionId == "101")
         #expect(rig.signaling.calls.filter { $0 == "join -" }.count == 2)
         #expect(sevenEvents.all == [.didConnect(seven.stream), .didDisconnect(seven.stream)], "7 reconnects on a new handle")

@@ -20,6 +20,11 @@ import Testing
             case .didConnect: "didConnect"
             case .didDisconnect: "didDisconnect"
             case .didFail: "didFail"
+            case .participantDidConnect(let p): "participantDidConnect \(p.connectionId)"
+            case .participantDidDisconnect(let p): "participantDidDisconnect \(p.connectionId)"
+            case .participantPathsChanged(let p): "participantPathsChanged \(p.connectionId) \(p.paths)"
+            case .participantConnectionQualityChanged(let p): "participantConnectionQualityChanged \(p.connectionId) \(p.connectionQuality?.rawValue ?? "-")"
+            case .connectionStateChanged(let state): "connectionStateChanged \(state.rawValue)"
             }
         }
     }

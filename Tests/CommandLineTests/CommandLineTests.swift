@@ -95,6 +95,15 @@ import Testing
         #expect(run.errors.contains("/nonexistent/call.ndjson"))
     }
 
+    @Test func callsDiscoverabilityOptionsGoTogether() throws {
+        let turnAlone = try callscope("call", "--janus", "http://127.0.0.1:1/janus", "--stun", "127.0.0.1:3478", "--turn", "127.0.0.1:3478")
+        #expect(turnAlone.status == 2)
+        #expect(turnAlone.errors.contains("--turn, --user and --password go together"))
+        let badEndpoint = try callscope("call", "--janus", "http://127.0.0.1:1/janus", "--stun", "nowhere")
+        #expect(badEndpoint.status == 2)
+        #expect(badEndpoint.errors.contains("'nowhere'"))
+    }
+
     @Test func anUnknownCommandIsAUsageError() throws {
         let run = try callscope("replya")
         #expect(run.status == 2)

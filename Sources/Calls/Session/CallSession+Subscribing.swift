@@ -180,5 +180,6 @@ extension CallSession {
         for task in timers.removeValue(forKey: key) ?? [] { task.cancel() }
         subscriptionsByPeer = subscriptionsByPeer.filter { $0.value != key }
         subscriptionsByHandle = subscriptionsByHandle.filter { $0.value != key }
+        participantSubscriptionEnded(key)
     }
 }

@@ -28,14 +28,21 @@ public actor CallSession {
     var subscriptionsByHandle: [RouterHandleID: ObjectIdentifier] = [:]
     private var pumps: [Task<Void, Never>] = []
     var timers: [ObjectIdentifier: [Task<Void, Never>]] = [:]
+    var participantBook = ParticipantBook()
+    var qualityWatchers: [ObjectIdentifier: Task<Void, Never>] = [:]
+    let discoverability: SessionDiscoverability?
+    var discoverabilityRun: DiscoverabilityRun?
 
     /// Creates a session; nothing happens until ``connect(display:)``.
     /// - Parameters:
     ///   - clock: the clock timers run on (stats sampling, reconnect window).
     ///   - wallClock: the time stamped on new connections and streams.
+    ///   - discoverability: measures ``connectionState`` while connected; `nil` for none.
     public init<C: Clock>(signaling: any Signaling, engine: any MediaEngine, clock: C,
                           wallClock: @escaping @Sendable () -> Date,
-                          configuration: CallSessionConfiguration = .init()) where C.Duration == Duration {
+                          configuration: CallSessionConfiguration = .init(),
+                          discoverability: SessionDiscoverability? = nil) where C.Duration == Duration {
+        self.discoverability = discoverability
         self.signaling = signaling
         self.engine = engine
         timer = CallTimer(clock)
@@ -73,6 +80,7 @@ public actor CallSession {
         roster = RoomRoster(own: join.participantID)
         trickle.participantHandle = join.participantHandle
         startPumps()
+        startDiscoverability()
         var events: [CallSessionEvent] = [.didConnect(own)]
         events += roster?.receive(.feedsPublished(join.feeds), now: wallClock()) ?? []
         deliver(events)
@@ -91,6 +99,7 @@ public actor CallSession {
         connection = nil
         for task in pumps { task.cancel() }
         pumps.removeAll()
+        stopDiscoverability()
         for (key, state) in subscriptions {
             await tearDown(state)
             forget(key)
@@ -209,7 +218,9 @@ public actor CallSession {
             guard let pc = state.machine.peerConnection, let report = try? await engine.stats(of: pc) else { continue }
             // The subscriber may have gone, or changed peer connection, while we waited.
             guard let current = subscriptions[key], current.machine.peerConnection == pc else { continue }
+            watchConnectionQuality(key, current.subscriber)
             current.subscriber.statsMonitor.ingest(report, peerConnection: pc.rawValue)
+            samplePaths(report, key: key, subscriber: current.subscriber, peerConnection: pc)
             let pair = SelectedPairProgress(report)
             await feed(key, .statsSample(pc, bytesReceived: pair.bytesReceived, responsesReceived: pair.responsesReceived))
         }
@@ -219,7 +230,8 @@ public actor CallSession {
     func checkSubscriberHealth() async {
         for (key, state) in subscriptions {
             guard let pc = state.machine.peerConnection, let report = try? await engine.stats(of: pc) else { continue }
-            guard subscriptions[key]?.machine.peerConnection == pc else { continue }
+            guard let current = subscriptions[key], current.machine.peerConnection == pc else { continue }
+            samplePaths(report, key: key, subscriber: current.subscriber, peerConnection: pc)
             let pair = SelectedPairProgress(report)
             await feed(key, .statsSample(pc, bytesReceived: pair.bytesReceived, responsesReceived: pair.responsesReceived))
         }
@@ -227,7 +239,8 @@ public actor CallSession {
 
     // MARK: - Delivery
 
-    func deliver(_ events: [CallSessionEvent]) {
+    func deliver(_ roomEvents: [CallSessionEvent]) {
+        let events = participantBook.expand(roomEvents)
         guard !events.isEmpty else { return }
         if let delegate = storedDelegate.object {
             for event in events {
@@ -239,6 +252,11 @@ public actor CallSession {
                 case .connectionDestroyed(let connection): delegate.session(self, connectionDestroyed: connection)
                 case .didDisconnect: delegate.sessionDidDisconnect(self)
                 case .didFail(let error): delegate.session(self, didFailWithError: error)
+                case .participantDidConnect(let participant): delegate.session(self, participantDidConnect: participant)
+                case .participantDidDisconnect(let participant): delegate.session(self, participantDidDisconnect: participant)
+                case .participantPathsChanged(let participant): delegate.session(self, didUpdatePaths: participant)
+                case .participantConnectionQualityChanged(let participant): delegate.session(self, didUpdateConnectionQuality: participant)
+                case .connectionStateChanged(let state): delegate.session(self, didUpdateConnectionState: state)
                 }
             }
         }

@@ -1,3 +1,5 @@
+import Connectivity
+
 /// Why a stream left the session.
 public enum StreamDestroyedReason: String, Hashable, Sendable {
     /// The publisher stopped publishing.
@@ -27,6 +29,17 @@ public enum CallSessionEvent: Hashable, Sendable {
     case didDisconnect
     /// Something failed that no call was waiting for.
     case didFail(CallError)
+    /// A participant is in the call with us (after its ``connectionCreated(_:)``).
+    case participantDidConnect(RemoteParticipant)
+    /// A participant left the call (after its ``connectionDestroyed(_:)``); only the router's
+    /// leave ends a participant, never empty paths.
+    case participantDidDisconnect(RemoteParticipant)
+    /// The working paths to a participant changed (the participant carries the new ones).
+    case participantPathsChanged(RemoteParticipant)
+    /// A participant's connection quality changed (the participant carries the new one).
+    case participantConnectionQualityChanged(RemoteParticipant)
+    /// Our own discoverability changed (the first measured level counts as a change).
+    case connectionStateChanged(SelfConnectionStatus)
 }
 
 /// The seeds' `OTSessionDelegate`, for apps that prefer delegates to ``CallSession/events``.
@@ -46,6 +59,16 @@ public protocol CallSessionDelegate: AnyObject, Sendable {
     func sessionDidDisconnect(_ session: CallSession)
     /// Something failed.
     func session(_ session: CallSession, didFailWithError error: CallError)
+    /// A participant is in the call.
+    func session(_ session: CallSession, participantDidConnect participant: RemoteParticipant)
+    /// A participant left the call.
+    func session(_ session: CallSession, participantDidDisconnect participant: RemoteParticipant)
+    /// The working paths to a participant changed.
+    func session(_ session: CallSession, didUpdatePaths participant: RemoteParticipant)
+    /// A participant's connection quality changed.
+    func session(_ session: CallSession, didUpdateConnectionQuality participant: RemoteParticipant)
+    /// Our own discoverability changed.
+    func session(_ session: CallSession, didUpdateConnectionState state: SelfConnectionStatus)
 }
 
 extension CallSessionDelegate {
@@ -63,4 +86,14 @@ extension CallSessionDelegate {
     public func sessionDidDisconnect(_ session: CallSession) {}
     /// Default: nothing.
     public func session(_ session: CallSession, didFailWithError error: CallError) {}
+    /// Default: nothing.
+    public func session(_ session: CallSession, participantDidConnect participant: RemoteParticipant) {}
+    /// Default: nothing.
+    public func session(_ session: CallSession, participantDidDisconnect participant: RemoteParticipant) {}
+    /// Default: nothing.
+    public func session(_ session: CallSession, didUpdatePaths participant: RemoteParticipant) {}
+    /// Default: nothing.
+    public func session(_ session: CallSession, didUpdateConnectionQuality participant: RemoteParticipant) {}
+    /// Default: nothing.
+    public func session(_ session: CallSession, didUpdateConnectionState state: SelfConnectionStatus) {}
 }

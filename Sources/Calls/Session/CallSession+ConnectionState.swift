@@ -1,0 +1,55 @@
+import Connectivity
+
+extension CallSession {
+    /// Can others reach us? `udp`, `tcp` (only through a TCP relay) or `offline`, measured while
+    /// connected when the session was given a ``SessionDiscoverability``; `nil` before the first
+    /// measurement or without one.
+    public var connectionState: SelfConnectionStatus? { discoverabilityRun?.machine.status }
+
+    /// The device's network changed (interface, address, route): discoverability is measured
+    /// again at once. The app calls it from its path monitor; nothing happens without a
+    /// ``SessionDiscoverability`` or before ``connect(display:)``.
+    public func networkChanged() { discoverabilityReceive(.networkChanged) }
+
+    /// At connect: the first round starts.
+    func startDiscoverability() {
+        guard let discoverability, discoverabilityRun == nil else { return }
+        discoverabilityRun = DiscoverabilityRun(machine: DiscoverabilityStateMachine(configuration: discoverability.machineConfiguration))
+        discoverabilityReceive(.start)
+    }
+
+    /// At the session's end: the probe and timer stop; the next connect measures anew.
+    func stopDiscoverability() {
+        discoverabilityRun?.cancel()
+        discoverabilityRun = nil
+    }
+
+    func discoverabilityReceive(_ input: DiscoverabilityStateMachine.Input) {
+        guard var run = discoverabilityRun, let discoverability else { return }
+        let actions = run.machine.receive(input, now: timer.elapsed)
+        var events: [CallSessionEvent] = []
+        for action in actions {
+            switch action {
+            case .runProbe(let probe, let round):
+                let prober = discoverability.probe
+                run.probeTask?.cancel()
+                run.probeTask = Task { [weak self] in
+                    let result = await prober.probe(probe)
+                    guard !Task.isCancelled else { return }
+                    await self?.discoverabilityReceive(.probeFinished(round: round, result))
+                }
+            case .scheduleRound(let deadline):
+                run.timerTask?.cancel()
+                let timer = self.timer
+                run.timerTask = Task { [weak self] in
+                    do { try await timer.sleep(untilElapsed: deadline) } catch { return }
+                    await self?.discoverabilityReceive(.timerFired)
+                }
+            case .statusChanged(let status, _):
+                events.append(.connectionStateChanged(status))
+            }
+        }
+        discoverabilityRun = run
+        deliver(events)
+    }
+}

@@ -1,0 +1,90 @@
+import Observability
+import RTCStats
+
+/// The other participants as a value (sessions spec §5): who is in the call (from the roster's
+/// `connectionCreated` / `connectionDestroyed`), the paths to each (from the stats of our
+/// subscribers to its streams) and its connection quality. Paths never end a participant.
+struct ParticipantBook: Sendable {
+    /// One subscriber's path tracker, for the participant whose stream it receives.
+    private struct PathSource: Sendable {
+        var participant: String
+        var peerConnection: PeerConnectionID
+        var tracker = CandidatePairPathTracker()
+    }
+
+    private(set) var participants: [String: RemoteParticipant] = [:]
+    private var sources: [ObjectIdentifier: PathSource] = [:]
+    /// Stats or quality for a participant not in the call (our own stream, a late sample).
+    private(set) var ignoredSamples = 0
+
+    /// The roster's events with each participant's connect and disconnect after its
+    /// connection's; at the session's end every participant left disconnects before `didDisconnect`.
+    mutating func expand(_ events: [CallSessionEvent]) -> [CallSessionEvent] {
+        var out: [CallSessionEvent] = []
+        for event in events {
+            switch event {
+            case .connectionCreated(let connection):
+                out.append(event)
+                guard participants[connection.connectionId] == nil else { continue }
+                let participant = RemoteParticipant(connection: connection)
+                participants[connection.connectionId] = participant
+                out.append(.participantDidConnect(participant))
+            case .connectionDestroyed(let connection):
+                out.append(event)
+                if let participant = participants.removeValue(forKey: connection.connectionId) {
+                    out.append(.participantDidDisconnect(participant))
+                }
+            case .didDisconnect:
+                let left = participants.values.sorted { $0.connectionId < $1.connectionId }
+                out += left.map { .participantDidDisconnect($0) }
+                participants.removeAll()
+                sources.removeAll()
+                out.append(event)
+            default:
+                out.append(event)
+            }
+        }
+        return out
+    }
+
+    /// One stats report of subscriber `key` (receiving a stream of `participant` over
+    /// `peerConnection`): a `participantPathsChanged` when that participant's paths changed.
+    mutating func sample(_ report: StatsReport, key: ObjectIdentifier, participant: String, peerConnection: PeerConnectionID) -> [CallSessionEvent] {
+        var source = sources[key].flatMap { $0.peerConnection == peerConnection ? $0 : nil }
+            ?? PathSource(participant: participant, peerConnection: peerConnection)
+        _ = source.tracker.receive(report)
+        sources[key] = source
+        return refreshPaths(of: participant)
+    }
+
+    /// Subscriber `key` ended: its paths no longer count.
+    mutating func subscriptionEnded(_ key: ObjectIdentifier) -> [CallSessionEvent] {
+        guard let source = sources.removeValue(forKey: key) else { return [] }
+        return refreshPaths(of: source.participant)
+    }
+
+    /// The quality engine scored `participant` anew.
+    mutating func qualityChanged(_ quality: ConnectionQuality, participant id: String) -> [CallSessionEvent] {
+        guard var participant = participants[id] else {
+            ignoredSamples += 1
+            return []
+        }
+        guard participant.connectionQuality != quality else { return [] }
+        participant.connectionQuality = quality
+        participants[id] = participant
+        return [.participantConnectionQualityChanged(participant)]
+    }
+
+    /// A participant's paths: every working path of every subscriber to its streams.
+    private mutating func refreshPaths(of id: String) -> [CallSessionEvent] {
+        guard var participant = participants[id] else {
+            ignoredSamples += 1
+            return []
+        }
+        let paths = sources.values.filter { $0.participant == id }.reduce(into: ConnectionPaths()) { $0.formUnion($1.tracker.paths) }
+        guard paths != participant.paths else { return [] }
+        participant.paths = paths
+        participants[id] = participant
+        return [.participantPathsChanged(participant)]
+    }
+}

@@ -1,0 +1,23 @@
+import Observability
+
+/// Another participant in the call (sessions spec §5): in the call from the router's join to its
+/// leave, whatever its paths. Empty ``paths`` do not end the call.
+public struct RemoteParticipant: Hashable, Sendable {
+    /// The participant's connection.
+    public var connection: CallConnection
+    /// The working paths to this participant, from the stats of our subscribers to its streams
+    /// (empty until the first sample, or when no pair works).
+    public var paths: ConnectionPaths
+    /// The connection quality of its streams (observability §8); `nil` until first scored.
+    public var connectionQuality: ConnectionQuality?
+
+    /// The connection id (the router's participant id).
+    public var connectionId: String { connection.connectionId }
+
+    /// Creates a participant.
+    public init(connection: CallConnection, paths: ConnectionPaths = [], connectionQuality: ConnectionQuality? = nil) {
+        self.connection = connection
+        self.paths = paths
+        self.connectionQuality = connectionQuality
+    }
+}

@@ -1,0 +1,41 @@
+import Connectivity
+
+/// Measures, during a session, whether others can reach us (sessions spec §5,
+/// ``CallSession/connectionState``): the probes to run and how often.
+public struct SessionDiscoverability: Sendable {
+    /// Runs the STUN binding and TURN allocation (`ConnectivityProbe`'s `DiscoverabilityProber`
+    /// in an app, a fake in tests).
+    public var probe: any DiscoverabilityProbing
+    /// Between rounds when nothing is in doubt.
+    public var reevaluationInterval: Duration
+    /// Consecutive worse rounds before a worse level is adopted (one lost probe is not `offline`).
+    public var confirmationRounds: Int
+    /// Between a worse round and the one that confirms it.
+    public var confirmationDelay: Duration
+
+    /// Creates the configuration: a round every 30 s, a worse level after 2 rounds.
+    public init(probe: any DiscoverabilityProbing, reevaluationInterval: Duration = .seconds(30),
+                confirmationRounds: Int = 2, confirmationDelay: Duration = .zero) {
+        self.probe = probe
+        self.reevaluationInterval = reevaluationInterval
+        self.confirmationRounds = confirmationRounds
+        self.confirmationDelay = confirmationDelay
+    }
+
+    var machineConfiguration: DiscoverabilityStateMachine.Configuration {
+        .init(reevaluationInterval: reevaluationInterval, confirmationRounds: confirmationRounds,
+              confirmationDelay: confirmationDelay, tcpRelayConfigured: probe.tcpRelayConfigured)
+    }
+}
+
+/// The running discoverability: the machine, its timer and the probe under way.
+struct DiscoverabilityRun: Sendable {
+    var machine: DiscoverabilityStateMachine
+    var timerTask: Task<Void, Never>?
+    var probeTask: Task<Void, Never>?
+
+    func cancel() {
+        timerTask?.cancel()
+        probeTask?.cancel()
+    }
+}

@@ -1,0 +1,33 @@
+import Calls
+import Connectivity
+import RTCStats
+
+extension CallEventPrinter {
+    /// The connection-state lines (sessions spec §5): our discoverability, each participant's
+    /// connect, disconnect and paths. Connection quality is already printed from the stats
+    /// callbacks as `participant.connectionQualityChanged`, so the session's copy is not.
+    func connectionLine(_ event: CallSessionEvent) {
+        switch event {
+        case .connectionStateChanged(let state):
+            line(callback: "session.connectionStateChanged", peer: "session", stream: "",
+                 data: .object([StatsField("connectionState", .string(state.rawValue))]))
+        case .participantDidConnect(let participant):
+            line(callback: "participant.didConnect", peer: "session", stream: "", data: Self.json(participant))
+        case .participantDidDisconnect(let participant):
+            line(callback: "participant.didDisconnect", peer: "session", stream: "", data: Self.json(participant))
+        case .participantPathsChanged(let participant):
+            line(callback: "participant.pathsChanged", peer: "session", stream: "", data: Self.json(participant))
+        default:
+            break
+        }
+    }
+
+    /// A participant: its connection id, its paths (names) and whether any works.
+    static func json(_ participant: RemoteParticipant) -> StatsValue {
+        .object([
+            StatsField("connectionId", .string(participant.connectionId)),
+            StatsField("paths", .array(participant.paths.names.map(StatsValue.string))),
+            StatsField("isOnline", .bool(participant.paths.isOnline)),
+        ])
+    }
+}

@@ -1,0 +1,89 @@
+import CallScopeTesting
+@testable import Calls
+import Connectivity
+import Foundation
+import Testing
+
+/// A probe whose answers the test sets: each probe succeeds or not, at once.
+final class FakeDiscoverabilityProbe: DiscoverabilityProbing {
+    private let answers = Locked<[DiscoverabilityProbe: Bool]>([:])
+    private let log = Locked<[DiscoverabilityProbe]>([])
+    var tcpRelayConfigured: Bool { true }
+    var runs: [DiscoverabilityProbe] { log.withLock { $0 } }
+
+    func set(udp: Bool, tcp: Bool) { answers.withLock { $0 = [.udpBinding: udp, .tcpAllocation: tcp] } }
+
+    func probe(_ probe: DiscoverabilityProbe) async -> DiscoverabilityProbeResult {
+        log.withLock { $0.append(probe) }
+        let succeeded = answers.withLock { $0[probe] ?? false }
+        return DiscoverabilityProbeResult(probe: probe, succeeded: succeeded, elapsed: .milliseconds(1), detail: "fake")
+    }
+}
+
+/// `CallSession.connectionState` (sessions.md §5): measured by the injected probe on the
+/// session's clock, reported on change only, worse levels only after a confirming round.
+@Suite(.timeLimit(.minutes(1))) struct CallSessionConnectionStateTests {
+    struct Rig {
+        let clock = ManualClock()
+        let probe = FakeDiscoverabilityProbe()
+        let session: CallSession
+        let events: Collector<CallSessionEvent>
+
+        init() {
+            session = CallSession(signaling: FakeSignaling(participantID: FeedID("100"), feeds: []), engine: FakeMediaEngine(),
+                                  clock: clock, wallClock: { CallSessionTests.t0 },
+                                  configuration: CallSessionConfiguration(statsInterval: .seconds(3600), subscriberHealthInterval: nil),
+                                  discoverability: SessionDiscoverability(probe: probe, reevaluationInterval: .seconds(30)))
+            events = Collector(session.events)
+        }
+
+        var states: [String] {
+            events.all.compactMap { if case .connectionStateChanged(let state) = $0 { state.rawValue } else { nil } }
+        }
+
+        /// Waits for the next round's timer (the stats pump sleeps too), then fires it.
+        func nextRound() async {
+            await clock.waitForSleepers(2)
+            clock.advance(by: .seconds(30))
+        }
+    }
+
+    @Test func levelsChangeOnlyWhenMeasuredAndConfirmed() async throws {
+        let rig = Rig()
+        rig.probe.set(udp: true, tcp: true)
+        #expect(await rig.session.connectionState == nil)
+        try await rig.session.connect()
+        await eventually("udp") { rig.states == ["udp"] }
+        #expect(await rig.session.connectionState == .udp)
+
+        // Same level again: no event.
+        await rig.nextRound()
+        await eventually("second round") { rig.probe.runs.count == 2 }
+        // UDP blocked, the TCP relay works: the round measures tcp, the confirming UDP binding
+        // fails too, then tcp is adopted.
+        rig.probe.set(udp: false, tcp: true)
+        await rig.nextRound()
+        await eventually("tcp") { rig.states == ["udp", "tcp"] }
+        #expect(rig.probe.runs == [.udpBinding, .udpBinding, .udpBinding, .tcpAllocation, .udpBinding])
+        // Everything blocked: offline after the confirming TCP allocation fails.
+        rig.probe.set(udp: false, tcp: false)
+        await rig.nextRound()
+        await eventually("offline") { rig.states == ["udp", "tcp", "offline"] }
+        #expect(Array(rig.probe.runs.suffix(3)) == [.udpBinding, .tcpAllocation, .tcpAllocation])
+        #expect(await rig.session.connectionState == .offline)
+        // The network came back: a network change measures at once, better is adopted at once.
+        rig.probe.set(udp: true, tcp: true)
+        await rig.session.networkChanged()
+        await eventually("udp again") { rig.states == ["udp", "tcp", "offline", "udp"] }
+        await rig.session.disconnect()
+        #expect(await rig.session.connectionState == nil)
+    }
+
+    @Test func withoutDiscoverabilityThereIsNoConnectionState() async throws {
+        let session = CallSession(signaling: FakeSignaling(participantID: FeedID("100"), feeds: []), engine: FakeMediaEngine(),
+                                  clock: ManualClock(), wallClock: { CallSessionTests.t0 })
+        try await session.connect()
+        await session.networkChanged()
+        #expect(await session.connectionState == nil)
+    }
+}
