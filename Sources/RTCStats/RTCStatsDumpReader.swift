@@ -68,10 +68,11 @@ public enum RTCStatsDumpReader {
                 }
                 // Entries stamped 0 were taken at the report's own time, kept in a "timestamp" member.
                 let reportTime = delta.first { $0.name == "timestamp" }?.value.number ?? time
-                var running = state[peerConnection] ?? RunningReport()
-                try running.merge(delta, lineTime: reportTime)
-                state[peerConnection] = running
-                items.append(.sample(StatsSample(time: time, peer: "local", peerConnection: peerConnection, report: running.report())))
+                // Merged in place: a copy out of `state` would share every entry's storage with
+                // the dictionary and copy it all on the first write.
+                try state[peerConnection, default: RunningReport()].merge(delta, lineTime: reportTime)
+                let report = state[peerConnection, default: RunningReport()].report()
+                items.append(.sample(StatsSample(time: time, peer: "local", peerConnection: peerConnection, report: report)))
             } catch {
                 problems.append(error.at(line: line.number))
             }
@@ -121,12 +122,19 @@ private struct RunningReport {
     private var entries: [RunningEntry] = []
     private var positions: [String: Int] = [:]
 
+    /// Merges one delta; when it throws (a new entry that cannot be read) nothing is changed:
+    /// new entries are read before anything is written.
     mutating func merge(_ delta: [StatsField], lineTime: Double) throws(StatsParseError) {
+        var created: [String: StatsEntry] = [:]
+        for member in delta where positions[member.name] == nil && created[member.name] == nil {
+            guard case .object(let fields) = member.value else { continue }
+            created[member.name] = try StatsEntry(fields: fields, fallbackID: member.name, defaultTimestamp: lineTime)
+        }
         for member in delta {
             guard case .object(let fields) = member.value else { continue }
             guard let index = positions[member.name] else {
                 positions[member.name] = entries.count
-                entries.append(RunningEntry(try StatsEntry(fields: fields, fallbackID: member.name, defaultTimestamp: lineTime)))
+                entries.append(RunningEntry(created[member.name]!))
                 continue
             }
             entries[index].built = nil

@@ -80,6 +80,14 @@ struct ConnectionReader {
         return entries
     }
 
+    /// `sorted` without repeated elements.
+    static func unique(sorted: [Int64]) -> [Int64] {
+        var result: [Int64] = []
+        result.reserveCapacity(sorted.count)
+        for value in sorted where result.last != value { result.append(value) }
+        return result
+    }
+
     /// One report per poll of this connection.
     mutating func samples(of stats: [StatsField], times parser: inout SeriesTimeParser) -> [StatsSample] {
         // Each id's values with their own times.
@@ -112,12 +120,14 @@ struct ConnectionReader {
         // The polls: the times of the local entries (remote-* entries carry the time their RTCP
         // arrived, before the poll that reported them). Each value joins the first poll at or
         // after its own time.
-        var pollSet = Set<Int64>()
+        // Sorted and made unique once (most ids share the same poll times: hashing each was slow).
+        var polls: [Int64] = []
         for item in timed where item.type != .remoteInboundRTP && item.type != .remoteOutboundRTP {
-            for time in item.times { if let poll = WebRTCInternalsReader.milliseconds(time) { pollSet.insert(poll) } }
+            for time in item.times { if let poll = WebRTCInternalsReader.milliseconds(time) { polls.append(poll) } }
         }
-        if pollSet.isEmpty { for item in timed { for time in item.times { if let poll = WebRTCInternalsReader.milliseconds(time) { pollSet.insert(poll) } } } }
-        let polls = pollSet.sorted()
+        if polls.isEmpty { for item in timed { for time in item.times { if let poll = WebRTCInternalsReader.milliseconds(time) { polls.append(poll) } } } }
+        polls.sort()
+        polls = Self.unique(sorted: polls)
         guard !polls.isEmpty else { return [] }
         var entriesByPoll = [[StatsEntry]](repeating: [], count: polls.count)
         for item in timed {
@@ -131,12 +141,15 @@ struct ConnectionReader {
                 var known: [KnownField?] = []
                 fields.reserveCapacity(item.series.count)
                 known.reserveCapacity(item.series.count)
-                for series in item.series {
-                    // Align from the newest value: a shorter series started later.
-                    let offset = series.values.count - item.times.count + index
-                    if offset >= 0, offset < series.values.count {
-                        fields.append(StatsField(series.field, series.values[offset]))
-                        known.append(series.known)
+                item.series.withUnsafeBufferPointer { allSeries in
+                    for position in allSeries.indices {
+                        // Align from the newest value: a shorter series started later.
+                        let count = allSeries[position].values.count
+                        let offset = count - item.times.count + index
+                        if offset >= 0, offset < count {
+                            fields.append(StatsField(allSeries[position].field, allSeries[position].values[offset]))
+                            known.append(allSeries[position].known)
+                        }
                     }
                 }
                 // Times usually rise: search from the previous poll.
