@@ -26,6 +26,7 @@ struct ConnectionReader {
     private mutating func group(_ stats: [StatsField]) -> [EntrySeries] {
         var entries: [EntrySeries] = []
         var positionByID: [String: Int] = [:]
+        var lastPosition: Int?
         for member in stats {
             guard let (id, field) = WebRTCInternalsReader.splitSeriesKey(member.name) else {
                 skip(StatsParseError(.unexpectedShape, "a series key must be <statsId>-<field>"), series: member.name)
@@ -56,6 +57,8 @@ struct ConnectionReader {
             do throws(StatsParseError) {
                 if let numbers = JSONParser.parseNumberArray(encoded) {
                     values = .numbers(numbers)
+                } else if let strings = JSONParser.parseStringArray(encoded) {
+                    values = .values(strings)
                 } else {
                     guard case .array(let array) = try JSONParser.parse(encoded) else {
                         throw StatsParseError(.unexpectedShape, "\"values\" is not an encoded array")
@@ -67,13 +70,16 @@ struct ConnectionReader {
                 continue
             }
             let position: Int
-            if let existing = positionByID[id] {
+            if let lastPosition, entries[lastPosition].id == id {
+                position = lastPosition  // A dump lists an id's series together: no hashing.
+            } else if let existing = positionByID[id] {
                 position = existing
             } else {
                 position = entries.count
                 positionByID[id] = position
                 entries.append(EntrySeries(id: id))
             }
+            lastPosition = position
             if let statsType { entries[position].type = statsType }
             entries[position].series.append(Series(field: field, known: KnownField(name: field), values: values, startTime: startTime, endTime: endTime))
         }
