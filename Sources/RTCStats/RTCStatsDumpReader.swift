@@ -94,8 +94,11 @@ private struct RunningReport {
         var type: StatsType
         var timestamp: Double
         var fields: [StatsField]
-        var known: [KnownField?]
-        var positions: [String: Int]
+        /// `known` and `positions` are built on the first change: many entries (codecs,
+        /// certificates, candidates) never change after their first report.
+        var known: [KnownField?] = []
+        var positions: [String: Int] = [:]
+        var indexed = false
         var built: StatsEntry?
 
         init(_ entry: StatsEntry) {
@@ -103,11 +106,16 @@ private struct RunningReport {
             type = entry.type
             timestamp = entry.timestamp
             fields = entry.fields
-            known = fields.map { KnownField(name: $0.name) }
-            var positions: [String: Int] = [:]
-            for (position, field) in fields.enumerated() where positions[field.name] == nil { positions[field.name] = position }
-            self.positions = positions
             built = entry
+        }
+
+        /// Builds `known` and `positions` if not yet, and forgets the built entry.
+        mutating func prepareForChange() {
+            built = nil
+            guard !indexed else { return }
+            indexed = true
+            known = fields.map { KnownField(name: $0.name) }
+            for (position, field) in fields.enumerated() where positions[field.name] == nil { positions[field.name] = position }
         }
 
         mutating func entry() -> StatsEntry {
@@ -137,7 +145,7 @@ private struct RunningReport {
                 entries.append(RunningEntry(created[member.name]!))
                 continue
             }
-            entries[index].built = nil
+            entries[index].prepareForChange()
             for field in fields {
                 switch field.name {
                 case "id": continue
