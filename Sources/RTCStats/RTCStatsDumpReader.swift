@@ -34,9 +34,10 @@ public enum RTCStatsDumpReader {
             metadata = fields
             deltaTimes = true
         }
+        var keys = KeyInterner()
         for line in lines {
             do throws(StatsParseError) {
-                let value = try JSONParser.parse(line.bytes)
+                let value = try JSONParser.parse(line.bytes, keys: &keys)
                 guard let elements = value.array, elements.count >= 3 else {
                     if let object = value.object, metadata.isEmpty {
                         metadata = object
