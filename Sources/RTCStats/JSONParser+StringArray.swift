@@ -46,6 +46,7 @@ extension JSONParser {
                         string = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
                         previous = (start..<end, string)
                     }
+                    if values.isEmpty { values.reserveCapacity(buffer.count / (end - start + 3) + 1) }  // Repeats are the rule.
                     values.append(.string(string))
                     cursor.position = end + 1
                     cursor.skipWhitespace()

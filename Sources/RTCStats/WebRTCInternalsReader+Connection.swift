@@ -160,6 +160,7 @@ struct ConnectionReader {
                 }
                 // Times usually rise: search from the previous poll.
                 poll = WebRTCInternalsReader.poll(for: time, in: polls, from: poll > 0 && Double(polls[poll - 1]) < time - 1 ? poll : 0)
+                if entriesByPoll[poll].isEmpty { entriesByPoll[poll].reserveCapacity(timed.count) }
                 entriesByPoll[poll].append(StatsEntry(id: item.id, type: item.type, timestamp: time, fields: fields, known: known))
             }
         }
