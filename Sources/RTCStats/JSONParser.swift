@@ -39,6 +39,24 @@ public enum JSONParser {
     }
 
     /// Parses the bytes in `buffer`.
+    /// Parses one document of many (the lines of a dump) with one key table for all of them:
+    /// a key seen in an earlier line is neither decoded nor classified again, and is the same
+    /// string.
+    static func parse(_ bytes: ArraySlice<UInt8>, keys: inout KeyInterner) throws(StatsParseError) -> StatsValue {
+        var result: Result<StatsValue, StatsParseError> = .failure(StatsParseError(.truncated, "empty input"))
+        bytes.withUnsafeBufferPointer { buffer in
+            var cursor = Cursor(buffer)
+            swap(&cursor.keys, &keys)
+            do throws(StatsParseError) {
+                result = .success(try cursor.parseDocument())
+            } catch {
+                result = .failure(error)
+            }
+            swap(&cursor.keys, &keys)
+        }
+        return try result.get()
+    }
+
     public static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(StatsParseError) -> StatsValue {
         var cursor = Cursor(buffer)
         return try cursor.parseDocument()

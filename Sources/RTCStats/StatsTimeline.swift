@@ -131,7 +131,7 @@ public struct StatsTimeline: Sendable {
             throw StatsParseError(.unknownFormat, "the input is empty")
         }
         let lineEnd = data[first...].firstIndex(of: 0x0A) ?? data.endIndex
-        let firstLine = Array(data[first..<lineEnd])
+        let firstLine = first == data.startIndex && lineEnd == data.endIndex ? data : Array(data[first..<lineEnd])
         if firstLine.starts(with: RTCStatsDumpReader.version3Magic) {
             return try RTCStatsDumpReader.read(data)
         }

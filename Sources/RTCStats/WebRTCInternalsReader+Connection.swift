@@ -26,6 +26,7 @@ struct ConnectionReader {
     private mutating func group(_ stats: [StatsField]) -> [EntrySeries] {
         var entries: [EntrySeries] = []
         var positionByID: [String: Int] = [:]
+        var lastPosition: Int?
         for member in stats {
             guard let (id, field) = WebRTCInternalsReader.splitSeriesKey(member.name) else {
                 skip(StatsParseError(.unexpectedShape, "a series key must be <statsId>-<field>"), series: member.name)
@@ -56,6 +57,8 @@ struct ConnectionReader {
             do throws(StatsParseError) {
                 if let numbers = JSONParser.parseNumberArray(encoded) {
                     values = .numbers(numbers)
+                } else if let strings = JSONParser.parseStringArray(encoded) {
+                    values = .values(strings)
                 } else {
                     guard case .array(let array) = try JSONParser.parse(encoded) else {
                         throw StatsParseError(.unexpectedShape, "\"values\" is not an encoded array")
@@ -67,17 +70,28 @@ struct ConnectionReader {
                 continue
             }
             let position: Int
-            if let existing = positionByID[id] {
+            if let lastPosition, entries[lastPosition].id == id {
+                position = lastPosition  // A dump lists an id's series together: no hashing.
+            } else if let existing = positionByID[id] {
                 position = existing
             } else {
                 position = entries.count
                 positionByID[id] = position
                 entries.append(EntrySeries(id: id))
             }
+            lastPosition = position
             if let statsType { entries[position].type = statsType }
             entries[position].series.append(Series(field: field, known: KnownField(name: field), values: values, startTime: startTime, endTime: endTime))
         }
         return entries
+    }
+
+    /// `sorted` without repeated elements.
+    static func unique(sorted: [Int64]) -> [Int64] {
+        var result: [Int64] = []
+        result.reserveCapacity(sorted.count)
+        for value in sorted where result.last != value { result.append(value) }
+        return result
     }
 
     /// One report per poll of this connection.
@@ -112,12 +126,14 @@ struct ConnectionReader {
         // The polls: the times of the local entries (remote-* entries carry the time their RTCP
         // arrived, before the poll that reported them). Each value joins the first poll at or
         // after its own time.
-        var pollSet = Set<Int64>()
+        // Sorted and made unique once (most ids share the same poll times: hashing each was slow).
+        var polls: [Int64] = []
         for item in timed where item.type != .remoteInboundRTP && item.type != .remoteOutboundRTP {
-            for time in item.times { if let poll = WebRTCInternalsReader.milliseconds(time) { pollSet.insert(poll) } }
+            for time in item.times { if let poll = WebRTCInternalsReader.milliseconds(time) { polls.append(poll) } }
         }
-        if pollSet.isEmpty { for item in timed { for time in item.times { if let poll = WebRTCInternalsReader.milliseconds(time) { pollSet.insert(poll) } } } }
-        let polls = pollSet.sorted()
+        if polls.isEmpty { for item in timed { for time in item.times { if let poll = WebRTCInternalsReader.milliseconds(time) { polls.append(poll) } } } }
+        polls.sort()
+        polls = Self.unique(sorted: polls)
         guard !polls.isEmpty else { return [] }
         var entriesByPoll = [[StatsEntry]](repeating: [], count: polls.count)
         for item in timed {
@@ -131,16 +147,20 @@ struct ConnectionReader {
                 var known: [KnownField?] = []
                 fields.reserveCapacity(item.series.count)
                 known.reserveCapacity(item.series.count)
-                for series in item.series {
-                    // Align from the newest value: a shorter series started later.
-                    let offset = series.values.count - item.times.count + index
-                    if offset >= 0, offset < series.values.count {
-                        fields.append(StatsField(series.field, series.values[offset]))
-                        known.append(series.known)
+                item.series.withUnsafeBufferPointer { allSeries in
+                    for position in allSeries.indices {
+                        // Align from the newest value: a shorter series started later.
+                        let count = allSeries[position].values.count
+                        let offset = count - item.times.count + index
+                        if offset >= 0, offset < count {
+                            fields.append(StatsField(allSeries[position].field, allSeries[position].values[offset]))
+                            known.append(allSeries[position].known)
+                        }
                     }
                 }
                 // Times usually rise: search from the previous poll.
                 poll = WebRTCInternalsReader.poll(for: time, in: polls, from: poll > 0 && Double(polls[poll - 1]) < time - 1 ? poll : 0)
+                if entriesByPoll[poll].isEmpty { entriesByPoll[poll].reserveCapacity(timed.count) }
                 entriesByPoll[poll].append(StatsEntry(id: item.id, type: item.type, timestamp: time, fields: fields, known: known))
             }
         }

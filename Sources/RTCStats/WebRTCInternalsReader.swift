@@ -78,12 +78,26 @@ public enum WebRTCInternalsReader {
 
     /// `<statsId>-<field>`: the field starts after the last `-`, or at `-[` when it is one of
     /// Chrome's bracketed derived series (`IT01V1-[framesReceived-framesDecoded-framesDropped]`).
+    /// Searched in the UTF-8 bytes: `-`, `[` and `]` are ASCII, so every split is at a
+    /// character boundary.
     static func splitSeriesKey(_ key: String) -> (id: String, field: String)? {
-        if key.hasSuffix("]"), let bracket = key.range(of: "-[", options: .backwards) {
-            return (String(key[..<bracket.lowerBound]), String(key[key.index(after: bracket.lowerBound)...]))
+        var copy = key
+        let split = copy.withUTF8 { bytes -> (dash: Int, fieldStart: Int)? in
+            if bytes.last == UInt8(ascii: "]"), bytes.count >= 2 {
+                var index = bytes.count - 2
+                while index >= 0 {
+                    if bytes[index] == UInt8(ascii: "-"), bytes[index + 1] == UInt8(ascii: "[") { return (index, index + 1) }
+                    index -= 1
+                }
+            }
+            guard let dash = bytes.lastIndex(of: UInt8(ascii: "-")) else { return nil }
+            return (dash, dash + 1)
         }
-        guard let dash = key.lastIndex(of: "-") else { return nil }
-        return (String(key[..<dash]), String(key[key.index(after: dash)...]))
+        guard let split else { return nil }
+        let utf8 = key.utf8
+        let dash = utf8.index(utf8.startIndex, offsetBy: split.dash)
+        let fieldStart = utf8.index(utf8.startIndex, offsetBy: split.fieldStart)
+        return (String(key[..<dash]), String(key[fieldStart...]))
     }
 
     /// A time as whole ms, `nil` when it is not a plausible time (non-finite or beyond ±2^53).
