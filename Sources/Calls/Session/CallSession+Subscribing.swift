@@ -93,8 +93,12 @@ extension CallSession {
         switch event {
         case .iceConnectionState(let pc, let state):
             await feed(key, .iceState(pc, state))
-        case .dataChannelMessage(_, let label, let text) where label.hasPrefix(CallPublisher.senderStatsChannel):
-            subscriptions[key]?.subscriber.statsMonitor.receiveSenderStats(Array(text.utf8), at: wallClock().timeIntervalSince1970 * 1000)
+        case .dataChannelMessage(let pc, let label, let text) where label.hasPrefix(CallPublisher.senderStatsChannel):
+            let time = wallClock().timeIntervalSince1970 * 1000
+            if let subscriber = subscriptions[key]?.subscriber {
+                statsRecorder?(.senderStatsReceived(stream: subscriber.stream, peerConnection: pc.rawValue, message: text, time: time))
+            }
+            subscriptions[key]?.subscriber.statsMonitor.receiveSenderStats(Array(text.utf8), at: time)
         default:
             break
         }

@@ -26,6 +26,7 @@ public actor CallSession {
     var subscriptionsByPeer: [PeerConnectionID: ObjectIdentifier] = [:]
     var subscriptionsByHandle: [RouterHandleID: ObjectIdentifier] = [:]
     private var pumps: [Task<Void, Never>] = []
+    var statsRecorder: (@Sendable (CallStatsRecord) -> Void)?
     var timers: [ObjectIdentifier: [Task<Void, Never>]] = [:]
 
     /// Creates a session; nothing happens until ``connect(display:)``.
@@ -197,6 +198,7 @@ public actor CallSession {
                     let send: @Sendable ([UInt8]) -> Void = { bytes in outgoing.put(bytes) }
                     publishing.publisher.statsMonitor.senderStatsSender = send
                 }
+                statsRecorder?(.publisherSample(peerConnection: publishing.peerConnection.rawValue, report: report))
                 publishing.publisher.statsMonitor.ingest(report, peerConnection: publishing.peerConnection.rawValue)
                 if let message = outgoing.take() {
                     try? await engine.sendData(String(decoding: message, as: UTF8.self), label: CallPublisher.senderStatsChannel,
@@ -208,6 +210,7 @@ public actor CallSession {
             guard let pc = state.machine.peerConnection, let report = try? await engine.stats(of: pc) else { continue }
             // The subscriber may have gone, or changed peer connection, while we waited.
             guard let current = subscriptions[key], current.machine.peerConnection == pc else { continue }
+            statsRecorder?(.subscriberSample(stream: current.subscriber.stream, peerConnection: pc.rawValue, report: report))
             current.subscriber.statsMonitor.ingest(report, peerConnection: pc.rawValue)
             let pair = SelectedPairProgress(report)
             await feed(key, .statsSample(pc, bytesReceived: pair.bytesReceived, responsesReceived: pair.responsesReceived))
