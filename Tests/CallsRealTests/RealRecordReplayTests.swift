@@ -23,6 +23,7 @@ struct RealRecordReplayTests {
     /// callbacks must carry bytes counters, and at least 5 of each must have been printed.
     @Test(.timeLimit(.minutes(3)))
     func recordedLiveCallReplaysToTheSameCallbacks() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.executable), "build callscope first (swift build): \(Self.executable)")
         let janus = try await JanusProcess()
         let work = NSTemporaryDirectory() + "callscope-record-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
