@@ -37,7 +37,10 @@ CALLSCOPE_FRAMES_KERNEL=swift swift test --skip-build --filter VectorKernelSelec
 # The Calls modules on real components: Janus on loopback (Rig/janus config, free ports), two
 # headless Chromiums per test through chromedriver, our Swift signaling and media engine; one
 # test at a time (2 cores), bounded so a hang fails CI instead of eating its 90 minutes
-# (measured: 18-24 s for the three tests: a call, a session lifecycle, Janus killed and restarted).
+# (measured: 18-24 s for the three tests: a call, a session lifecycle, Janus killed and restarted;
+# plus 32 s for `callscope call --record` by a publisher and a subscriber, each recording replayed
+# by `callscope replay` to the same callbacks: RealRecordReplayTests, which runs .build/debug/callscope;
+# the whole invocation measured 54 s).
 CALLSCOPE_REAL=1 timeout 300 swift test -Xswiftc -warnings-as-errors --no-parallel --filter CallsRealTests
 # The README's main job must work on the shipped recording.
 swift run callscope replay >/dev/null
@@ -82,6 +85,8 @@ bash Scripts/fuzz.sh 20
 # end) and for 40 s (one streamDestroyed at the 30 s window, nothing after). Like the rig it
 # needs root and must not overlap another rig run (run this script under
 # `flock /tmp/callscope-rig.lock` when others share the machine). Measured: 69 s for both.
+# The same suite holds the signaling-only outage: TCP to Janus' HTTP port dropped for 10 s while
+# media flows, no didDisconnect/streamDestroyed, resubscribing afterwards works (26 s; 94 s for all three).
 CALLSCOPE_REAL=1 CALLSCOPE_REAL_NETNS=1 timeout 300 swift test -Xswiftc -warnings-as-errors --filter RealReconnectionTests
 # A real call through the rig: the engine must see a publisher uplink cap (see Rig/README.md).
 bash Rig/ci_smoke.sh

@@ -91,21 +91,31 @@ public struct ReplayDriver: Sendable {
     private mutating func receive(_ event: TimelineEvent) {
         switch event.name {
         case TimelineEventName.senderStats where senderStats == .auto:
-            // A message that names no publisher comes from the only one, when there is one.
+            // A message that names no publisher comes from the publisher of the stream its
+            // connection carries (recorded), else from the only one, when there is one.
             let named = event.data["publisher"]?.string != nil
+            let carried = event.peerConnection.flatMap { recordedBindings[ReplayPolicy.ConnectionKey(endpoint: EndpointID(event.peer), peerConnection: PeerConnectionID($0))] }
+            let sole = carried.flatMap { Set($0.map(\.publisher)).count == 1 ? $0.first?.publisher : nil }
             engine.receiveSenderStats(Array(JSONWriter.string(event.data).utf8), endpoint: EndpointID(event.peer),
-                                      publisher: named ? nil : policy.soleProducer, at: event.time)
+                                      publisher: named ? nil : sole ?? policy.soleProducer, at: event.time)
         case TimelineEventName.subscriberStreams:
             guard let connection = event.peerConnection, let streams = event.data["streams"]?.array else { return }
+            // Each entry: `publisher`, and `mid` (a receiver on a multistream connection) or no
+            // `mid` (the connection's only stream); `stream` names the stream (default: the
+            // publisher).
             var mids: [String: [String]] = [:]
+            var names: [String: String] = [:]
             var order: [String] = []
             for stream in streams {
-                guard let publisher = stream["publisher"]?.string, let mid = stream["mid"]?.string ?? stream["mid"]?.number.map({ String(Int($0)) }) else { continue }
+                guard let publisher = stream["publisher"]?.string else { continue }
+                let mid = stream["mid"]?.string ?? stream["mid"]?.number.map({ String(Int($0)) })
+                if stream["mid"] != nil, mid == nil { continue }
                 if mids[publisher] == nil { order.append(publisher) }
-                mids[publisher, default: []].append(mid)
+                mids[publisher, default: []].append(contentsOf: mid.map { [$0] } ?? [])
+                if let name = stream["stream"]?.string { names[publisher] = name }
             }
             let key = ReplayPolicy.ConnectionKey(endpoint: EndpointID(event.peer), peerConnection: PeerConnectionID(connection))
-            recordedBindings[key] = order.map { StreamBinding(stream: StreamID($0), publisher: PublisherID($0), mids: mids[$0] ?? []) }
+            recordedBindings[key] = order.map { StreamBinding(stream: StreamID(names[$0] ?? $0), publisher: PublisherID($0), mids: mids[$0] ?? []) }
         default:
             return
         }

@@ -16,6 +16,7 @@ struct CallCommand: Command {
     callscope call --janus URL [--room N] [--publish] [--subscribe all|none] [--duration S]
                    [--format text|ndjson] [--display NAME] [--chromedriver PATH] [--chromium PATH]
                    [--stun HOST:PORT [--turn HOST:PORT --user U --password P]]
+                   [--record FILE]
 
     Joins a Janus VideoRoom (default room 1234) as a live client, with a headless Chromium
     (started through chromedriver; Debian paths by default) as the media engine, and prints what
@@ -26,6 +27,9 @@ struct CallCommand: Command {
     with --stun, session.connectionStateChanged (udp / tcp / offline, probed as `discover`).
     --publish publishes the fake camera (3-layer VP8 simulcast) and microphone; --subscribe all
     (default) subscribes to every other stream; --duration defaults to 30.
+    --record FILE writes a webrtc-stats-recording (plain ndjson) of every report and sender-stats
+    message the SDK fed its stats monitors, the subscribers' stream bindings and the lifecycle
+    events; `callscope replay FILE` gives the same stats callbacks.
     """
 
     enum Format: String { case text, ndjson }
@@ -40,6 +44,7 @@ struct CallCommand: Command {
     var display = "callscope"
     var chromium = ChromiumOptions()
     var discoverability: SessionDiscoverability?
+    var record: String?
 
     init(arguments: [String]) throws {
         var remaining = arguments[...]
@@ -73,6 +78,7 @@ struct CallCommand: Command {
             case "--display": display = try value(argument)
             case "--chromedriver": chromium.chromedriverPath = try value(argument)
             case "--chromium": chromium.chromiumPath = try value(argument)
+            case "--record": record = try value(argument)
             default: throw UsageError("unknown option '\(argument)' for call")
             }
         }
@@ -95,10 +101,12 @@ struct CallCommand: Command {
 
     private func call() async throws {
         guard let janus else { return }
-        let out = CallEventPrinter(format: format)
+        let recorder = try record.map { try CallRecorder(path: $0, display: display) }
+        let out = CallEventPrinter(format: format, recorder: recorder)
         let engine = try await ChromiumMediaEngine.launch(chromium)
         let session = CallSession(signaling: JanusSignaling(url: janus, room: room), engine: engine,
                                   clock: ContinuousClock(), wallClock: Date.init, discoverability: discoverability)
+        if let recorder { await session.setStatsRecorder { recorder.record($0) } }
         var followers: [Task<Void, Never>] = []
         let sessionEvents = session.events
         let subscribeMode = subscribe
@@ -121,17 +129,21 @@ struct CallCommand: Command {
                 let publisher = CallPublisher(settings: CallPublisherSettings(name: display, senderStatsTrack: true))
                 out.follow(publisher)
                 try await session.publish(publisher)
-                if let stream = publisher.stream { out.line(callback: "publisher.streamCreated", peer: "publisher", stream: stream.streamId, data: CallEventPrinter.json(stream)) }
+                if let stream = publisher.stream { recorder?.noteStream(stream, own: true); out.line(callback: "publisher.streamCreated", peer: "publisher", stream: stream.streamId, data: CallEventPrinter.json(stream)) }
             }
             try await Task.sleep(for: .milliseconds(Int(duration * 1000)))
         } catch {
             await session.disconnect()
             await engine.shutdown()
+            try? recorder?.finish(browser: engine.browserVersion.map { "Chromium " + $0 }, sfu: nil, intervalMilliseconds: 1000)
             throw error
         }
         await session.disconnect()
         for task in followers { task.cancel() }
         await engine.shutdown()
         out.finish()
+        try recorder?.finish(browser: engine.browserVersion.map { "Chromium " + $0 }, sfu: await JanusInfo.version(at: janus),
+                             intervalMilliseconds: Double(session.configuration.statsInterval.components.seconds) * 1000
+                                 + Double(session.configuration.statsInterval.components.attoseconds) / 1e15)
     }
 }

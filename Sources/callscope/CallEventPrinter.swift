@@ -10,7 +10,13 @@ final class CallEventPrinter: Sendable {
     private let lock = Locked(())
     private let followers = Locked<[Task<Void, Never>]>([])
 
-    init(format: CallCommand.Format) { self.format = format }
+    /// Also writes the lifecycle events to `callscope call --record`'s file, when recording.
+    let recorder: CallRecorder?
+
+    init(format: CallCommand.Format, recorder: CallRecorder? = nil) {
+        self.format = format
+        self.recorder = recorder
+    }
 
     /// A session event.
     func session(_ event: CallSessionEvent) {
@@ -18,6 +24,7 @@ final class CallEventPrinter: Sendable {
         case .didConnect(let connection):
             line(callback: "session.didConnect", peer: "session", stream: "", data: .object([StatsField("connectionId", .string(connection.connectionId))]))
         case .streamCreated(let stream):
+            recorder?.noteStream(stream, own: false)
             line(callback: "session.streamCreated", peer: "session", stream: stream.streamId, data: Self.json(stream))
         case .streamDestroyed(let stream, let reason):
             line(callback: "session.streamDestroyed", peer: "session", stream: stream.streamId,
@@ -81,6 +88,7 @@ final class CallEventPrinter: Sendable {
 
     /// One lifecycle line.
     func line(callback: String, peer: String, stream: String, data: StatsValue) {
+        recorder?.lifecycle(callback, stream: stream, data: data)
         let now = Date().timeIntervalSince1970 * 1000
         switch format {
         case .ndjson:

@@ -33,6 +33,11 @@ struct RealReconnectionTests {
     /// Alice publishes from the root namespace, Bob subscribes from `csrig-calls`; `body` gets
     /// the namespace, Bob's session events, the subscriber and its lifecycle events.
     func withBlackoutRig(_ body: (NetworkNamespace, Timed<CallSessionEvent>, CallSubscriber, Timed<CallSubscriberEvent>) async throws -> Void) async throws {
+        try await withBlackoutRig { namespace, _, _, bobEvents, subscriber, lifecycle in try await body(namespace, bobEvents, subscriber, lifecycle) }
+    }
+
+    /// The same rig, also giving `body` Janus' URL and Bob's session.
+    func withBlackoutRig(_ body: (NetworkNamespace, URL, CallSession, Timed<CallSessionEvent>, CallSubscriber, Timed<CallSubscriberEvent>) async throws -> Void) async throws {
         let namespace = try await NetworkNamespace.create()
         let work = NSTemporaryDirectory() + "callscope-netns-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
@@ -62,7 +67,7 @@ struct RealReconnectionTests {
             try await bob.subscribe(subscriber)
             #expect(await lifecycle.wait(.seconds(20)) { $0 == .didConnect(stream) } != nil, "didConnect")
             try await Task.sleep(for: .seconds(4))                 // steady media first
-            try await body(namespace, bobEvents, subscriber, lifecycle)
+            try await body(namespace, url, bob, bobEvents, subscriber, lifecycle)
         } catch {
             Issue.record("blackout scenario failed: \(error)")
         }

@@ -94,8 +94,14 @@ extension CallSession {
         switch event {
         case .iceConnectionState(let pc, let state):
             await feed(key, .iceState(pc, state))
-        case .dataChannelMessage(_, let label, let text) where label.hasPrefix(CallPublisher.senderStatsChannel):
-            subscriptions[key]?.subscriber.statsMonitor.receiveSenderStats(Array(text.utf8), at: wallClock().timeIntervalSince1970 * 1000)
+        case .dataChannelMessage(let pc, let label, let text):
+            // Janus relays the publisher's channel to a subscriber under the publisher's feed
+            // id as label (measured: "callscope" became the feed id), not under ours.
+            guard let subscriber = subscriptions[key]?.subscriber,
+                  label.hasPrefix(CallPublisher.senderStatsChannel) || label == subscriber.stream.connection.connectionId else { return }
+            let time = wallClock().timeIntervalSince1970 * 1000
+            statsRecorder?(.senderStatsReceived(stream: subscriber.stream, peerConnection: pc.rawValue, message: text, time: time))
+            subscriber.statsMonitor.receiveSenderStats(Array(text.utf8), at: time)
         default:
             break
         }

@@ -27,6 +27,7 @@ public actor CallSession {
     var subscriptionsByPeer: [PeerConnectionID: ObjectIdentifier] = [:]
     var subscriptionsByHandle: [RouterHandleID: ObjectIdentifier] = [:]
     private var pumps: [Task<Void, Never>] = []
+    var statsRecorder: (@Sendable (CallStatsRecord) -> Void)?
     var timers: [ObjectIdentifier: [Task<Void, Never>]] = [:]
     var participantBook = ParticipantBook()
     var qualityWatchers: [ObjectIdentifier: Task<Void, Never>] = [:]
@@ -207,6 +208,7 @@ public actor CallSession {
                     let send: @Sendable ([UInt8]) -> Void = { bytes in outgoing.put(bytes) }
                     publishing.publisher.statsMonitor.senderStatsSender = send
                 }
+                statsRecorder?(.publisherSample(peerConnection: publishing.peerConnection.rawValue, report: report))
                 publishing.publisher.statsMonitor.ingest(report, peerConnection: publishing.peerConnection.rawValue)
                 if let message = outgoing.take() {
                     try? await engine.sendData(String(decoding: message, as: UTF8.self), label: CallPublisher.senderStatsChannel,
@@ -219,6 +221,7 @@ public actor CallSession {
             // The subscriber may have gone, or changed peer connection, while we waited.
             guard let current = subscriptions[key], current.machine.peerConnection == pc else { continue }
             watchConnectionQuality(key, current.subscriber)
+            statsRecorder?(.subscriberSample(stream: current.subscriber.stream, peerConnection: pc.rawValue, report: report))
             current.subscriber.statsMonitor.ingest(report, peerConnection: pc.rawValue)
             samplePaths(report, key: key, subscriber: current.subscriber, peerConnection: pc)
             let pair = SelectedPairProgress(report)
