@@ -9,8 +9,12 @@ enum Commands {
 
 func overview() -> String {
     var text = "callscope — see what a video SDK would have reported for a call.\n\nUSAGE\n  callscope COMMAND [OPTIONS]\n\nCOMMANDS\n"
-    for command in Commands.all { text += "  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.summary + "\n" }
-    text += "  help      This text, or `callscope help COMMAND` for one command.\n"
+    var rows: [(name: String, summary: String)] = []
+    for command in Commands.all { rows.append((command.name, command.summary)) }
+    rows.append(("help", "This text, or `callscope help COMMAND` for one command."))
+    var width = 0
+    for row in rows { width = max(width, row.name.count + 2) }
+    for row in rows { text += "  " + row.name.padding(toLength: width, withPad: " ", startingAt: 0) + row.summary + "\n" }
     return text
 }
 
