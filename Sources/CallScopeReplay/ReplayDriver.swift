@@ -49,6 +49,33 @@ public struct ReplayDriver: Sendable {
         let endpoints = Set(timeline.samples.map(\.peer))
         derive = senderStats == .auto && !policy.hasSenderStatsLines && endpoints.count > 1
         interval = configuration.intervalMilliseconds
+        // A connection's streams are known from its creation: its first recorded stream list
+        // applies from its first sample, even when the list was written a moment later (a
+        // recorder's wall clock and the reports' timestamps differ by milliseconds).
+        for case .event(let event) in timeline.items where event.name == TimelineEventName.subscriberStreams {
+            guard let (key, bindings) = Self.recordedBindings(of: event), recordedBindings[key] == nil else { continue }
+            recordedBindings[key] = bindings
+        }
+    }
+
+    /// The bindings a `subscriber-streams` event gives its connection. Each entry: `publisher`,
+    /// and `mid` (a receiver on a multistream connection) or no `mid` (the connection's only
+    /// stream); `stream` names the stream (default: the publisher).
+    private static func recordedBindings(of event: TimelineEvent) -> (ReplayPolicy.ConnectionKey, [StreamBinding])? {
+        guard let connection = event.peerConnection, let streams = event.data["streams"]?.array else { return nil }
+        var mids: [String: [String]] = [:]
+        var names: [String: String] = [:]
+        var order: [String] = []
+        for stream in streams {
+            guard let publisher = stream["publisher"]?.string else { continue }
+            let mid = stream["mid"]?.identifier
+            if stream["mid"] != nil, mid == nil { continue }
+            if mids[publisher] == nil { order.append(publisher) }
+            mids[publisher, default: []].append(contentsOf: mid.map { [$0] } ?? [])
+            if let name = stream["stream"]?.string { names[publisher] = name }
+        }
+        let key = ReplayPolicy.ConnectionKey(endpoint: EndpointID(event.peer), peerConnection: PeerConnectionID(connection))
+        return (key, order.map { StreamBinding(stream: StreamID(names[$0] ?? $0), publisher: PublisherID($0), mids: mids[$0] ?? []) })
     }
 
     /// Replays a whole timeline; every callback, in order.
@@ -99,23 +126,8 @@ public struct ReplayDriver: Sendable {
             engine.receiveSenderStats(Array(JSONWriter.string(event.data).utf8), endpoint: EndpointID(event.peer),
                                       publisher: named ? nil : sole ?? policy.soleProducer, at: event.time)
         case TimelineEventName.subscriberStreams:
-            guard let connection = event.peerConnection, let streams = event.data["streams"]?.array else { return }
-            // Each entry: `publisher`, and `mid` (a receiver on a multistream connection) or no
-            // `mid` (the connection's only stream); `stream` names the stream (default: the
-            // publisher).
-            var mids: [String: [String]] = [:]
-            var names: [String: String] = [:]
-            var order: [String] = []
-            for stream in streams {
-                guard let publisher = stream["publisher"]?.string else { continue }
-                let mid = stream["mid"]?.string ?? stream["mid"]?.number.map({ String(Int($0)) })
-                if stream["mid"] != nil, mid == nil { continue }
-                if mids[publisher] == nil { order.append(publisher) }
-                mids[publisher, default: []].append(contentsOf: mid.map { [$0] } ?? [])
-                if let name = stream["stream"]?.string { names[publisher] = name }
-            }
-            let key = ReplayPolicy.ConnectionKey(endpoint: EndpointID(event.peer), peerConnection: PeerConnectionID(connection))
-            recordedBindings[key] = order.map { StreamBinding(stream: StreamID(names[$0] ?? $0), publisher: PublisherID($0), mids: mids[$0] ?? []) }
+            guard let (key, bindings) = Self.recordedBindings(of: event) else { return }
+            recordedBindings[key] = bindings
         default:
             return
         }

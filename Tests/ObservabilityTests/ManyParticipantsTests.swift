@@ -100,4 +100,33 @@ import Testing
         // pc-a is the first chain (the sole stream), pc-b its own; pc-c continues pc-a's.
         #expect(last == ["": 31_000, "pc-b": 1_500])
     }
+
+    /// A recorder writes a connection's stream list when it first sees the connection, on its own
+    /// clock: the list may sort a few ms after the connection's first report. It still applies
+    /// from that first report (before, the first callbacks went to the unnamed stream).
+    @Test func aStreamListWrittenJustAfterTheFirstReportStillBindsIt() throws {
+        let text = """
+        {"format":"webrtc-stats-recording","version":1}
+        {"t":1000,"peer":"bob","pc":"pc-1","report":[{"id":"IT1","type":"inbound-rtp","timestamp":1000,"kind":"video","bytesReceived":5000,"packetsReceived":5}]}
+        {"t":1003,"peer":"bob","pc":"pc-1","event":"subscriber-streams","data":{"streams":[{"publisher":"alice","stream":"alice-camera"}]}}
+        {"t":2000,"peer":"bob","pc":"pc-1","report":[{"id":"IT1","type":"inbound-rtp","timestamp":2000,"kind":"video","bytesReceived":9000,"packetsReceived":9}]}
+        """
+        let streams = ReplayDriver.replay(try StatsTimeline.read(Array(text.utf8))).compactMap { callback -> String? in
+            guard case .subscriberVideoNetworkStatsUpdated = callback.event else { return nil }
+            return callback.stream?.rawValue
+        }
+        #expect(streams == ["alice-camera", "alice-camera"])
+    }
+
+    /// Hostile `mid`s in a stream list (absurd numbers) are not identifiers of any receiver:
+    /// the replay goes on, nothing traps.
+    @Test func absurdMidsInAStreamListAreHarmless() throws {
+        let text = """
+        {"format":"webrtc-stats-recording","version":1}
+        {"t":1000,"peer":"s","pc":"p","event":"subscriber-streams","data":{"streams":[{"mid":1e300,"publisher":"a"},{"mid":-1e300,"publisher":"b"},{"mid":1.5,"publisher":"c"}]}}
+        {"t":1000,"peer":"s","pc":"p","report":[{"id":"IT1","type":"inbound-rtp","timestamp":1000,"kind":"video","mid":"1","bytesReceived":5}]}
+        """
+        let callbacks = ReplayDriver.replay(try StatsTimeline.read(Array(text.utf8)))
+        #expect(callbacks.contains { $0.event.callbackName == "subscriber.videoNetworkStatsUpdated" })
+    }
 }
