@@ -42,11 +42,19 @@ public struct Y4MHeader: Sendable, Hashable {
     /// Bytes of one frame's pixels (after its `FRAME` line).
     public var frameByteCount: Int { VideoFrame.packedCount(format: .i420, width: width, height: height) }
 
+    /// The largest numerator or denominator of a frame rate (30000:1001 and the like are far below).
+    public static let maximumFrameRateTerm = 1_000_000
+
     /// The 90 kHz timestamp of frame `index` at ``frameRate``, wrapping at 2³² like RTP's.
     public func timestamp(ofFrame index: Int) -> UInt32 {
-        let ticks = Int64(index).multipliedFullWidth(by: 90_000 * Int64(max(frameRateDenominator, 1)))
-        let (quotient, _) = Int64(max(frameRateNumerator, 1)).dividingFullWidth(ticks)
-        return UInt32(truncatingIfNeeded: quotient)
+        // floor(index · 90 000 · D / N) mod 2³², without overflow for any index or rate:
+        // index = q·N + r gives q·K + floor(r·K / N), with K = 90 000 · D; q·K wraps mod 2⁶⁴,
+        // which keeps it exact mod 2³². Rates are clamped to what the parser accepts.
+        let numerator = Int64(min(max(frameRateNumerator, 1), Self.maximumFrameRateTerm))
+        let ticksPerFrame = 90_000 * Int64(min(max(frameRateDenominator, 1), Self.maximumFrameRateTerm))
+        let (whole, remainder) = Int64(max(index, 0)).quotientAndRemainder(dividingBy: numerator)
+        let part = remainder * ticksPerFrame / numerator
+        return UInt32(truncatingIfNeeded: UInt64(whole) &* UInt64(ticksPerFrame) &+ UInt64(part))
     }
 
     // MARK: Text
@@ -68,8 +76,9 @@ public struct Y4MHeader: Sendable, Hashable {
             case "H": header.height = try positive(value, "H")
             case "F":
                 let parts = value.split(separator: ":")
-                guard parts.count == 2, let n = Int(parts[0]), let d = Int(parts[1]), n > 0, d > 0 else {
-                    throw VideoFrameError(.invalidHeader, "frame rate 'F\(value)' is not N:D with N, D > 0")
+                guard parts.count == 2, let n = Int(parts[0]), let d = Int(parts[1]), (1...Self.maximumFrameRateTerm).contains(n),
+                      (1...Self.maximumFrameRateTerm).contains(d) else {
+                    throw VideoFrameError(.invalidHeader, "frame rate 'F\(value)' is not N:D with 1 ≤ N, D ≤ \(Self.maximumFrameRateTerm)")
                 }
                 header.frameRate = Y4MFrameRate(numerator: n, denominator: d)
             case "C": header.colorspace = value
