@@ -22,13 +22,18 @@ public struct ReplayDriver: Sendable {
         case off
     }
 
-    private var engine: CallStatsEngine
-    private let policy: ReplayPolicy
+    var engine: CallStatsEngine
+    let policy: ReplayPolicy
     private let senderStats: SenderStatsMode
     private let derive: Bool
     private let interval: Double
     /// Bindings the recording itself gave (`subscriber-streams` events), per connection.
-    private var recordedBindings: [ReplayPolicy.ConnectionKey: [StreamBinding]] = [:]
+    var recordedBindings: [ReplayPolicy.ConnectionKey: [StreamBinding]] = [:]
+    /// Each stream's receive limit from its last `subscriber.layerChanged` (what
+    /// `subscriber.videoEnabled` returns to).
+    var layerLimits: [StreamKey: SubscriberReceiveLimit] = [:]
+    /// Policy event lines that could not be applied.
+    public internal(set) var unreadablePolicyEvents = 0
     private var pendingMessages: [PendingMessage] = []
     private var receivers: [EndpointID] = []
 
@@ -86,11 +91,27 @@ public struct ReplayDriver: Sendable {
 
     /// Feeds one item; returns the callbacks it produced.
     public mutating func ingest(_ item: TimelineItem) -> [StatsCallback] {
+        replay(item).callbacks
+    }
+
+    /// What one item produced: the engine's callbacks, and the layer policy's decision when the
+    /// item is one (see ``SubscriberPolicyEvent``).
+    public struct Output: Sendable, Hashable {
+        /// The engine's callbacks, in order.
+        public var callbacks: [StatsCallback] = []
+        /// The policy event the item carried, as applied.
+        public var policyEvent: SubscriberPolicyEvent?
+    }
+
+    /// Feeds one item; returns its callbacks and, for a layer-policy event line, the event as
+    /// applied to the engine (its receive limit holds from the next report on).
+    public mutating func replay(_ item: TimelineItem) -> Output {
         switch item {
-        case .sample(let sample): return ingest(sample)
+        case .sample(let sample): return Output(callbacks: ingest(sample))
         case .event(let event):
+            if TimelineEventName.subscriberPolicyEvents.contains(event.name) { return Output(policyEvent: applyPolicyEvent(event)) }
             receive(event)
-            return []
+            return Output()
         }
     }
 
@@ -102,10 +123,15 @@ public struct ReplayDriver: Sendable {
         engine.senderStatsCounts(endpoint: endpoint)
     }
 
+    /// The streams a receiving connection carries: the recorded list, else the inferred one.
+    func bindings(of key: ReplayPolicy.ConnectionKey) -> [StreamBinding] {
+        recordedBindings[key] ?? policy.inferredBindings[key].map { [$0] } ?? []
+    }
+
     private mutating func ingest(_ sample: StatsSample) -> [StatsCallback] {
         deliverPendingMessages(upTo: sample.time)
         let key = ReplayPolicy.ConnectionKey(endpoint: EndpointID(sample.peer), peerConnection: PeerConnectionID(sample.peerConnection))
-        let bindings = recordedBindings[key] ?? policy.inferredBindings[key].map { [$0] } ?? []
+        let bindings = bindings(of: key)
         if !bindings.isEmpty, !receivers.contains(key.endpoint) { receivers.append(key.endpoint) }
         let callbacks = engine.ingest(sample, streams: bindings)
         if derive, policy.producers.contains(key.endpoint),

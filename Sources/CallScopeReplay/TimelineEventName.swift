@@ -5,4 +5,18 @@ public enum TimelineEventName {
     /// Which remote publisher is behind which `mid` of a subscriber connection (the router's
     /// stream list): `data.streams[]` with `mid`, `type` and `publisher`.
     public static let subscriberStreams = "subscriber-streams"
+    /// The SDK's layer policy asked the router for another layer: `data.substream`,
+    /// `data.temporal`, and `data.limit` (a ``Observability/SubscriberReceiveLimit`` raw value:
+    /// why the stream receives less than its preferences ask for).
+    public static let subscriberLayerChanged = "subscriber.layerChanged"
+    /// The SDK switched the stream's video off: `data.reason` (`qualityChanged`,
+    /// `publisherPropertyChanged`, `subscriberPropertyChanged`).
+    public static let subscriberVideoDisabled = "subscriber.videoDisabled"
+    /// The video is back on (frames decoded again): `data.reason`.
+    public static let subscriberVideoEnabled = "subscriber.videoEnabled"
+    /// The video is about to be switched off for audio fallback.
+    public static let subscriberVideoDisableWarning = "subscriber.videoDisableWarning"
+
+    /// The layer policy's events, in the order of the ndjson documentation.
+    public static let subscriberPolicyEvents = [subscriberLayerChanged, subscriberVideoDisabled, subscriberVideoEnabled, subscriberVideoDisableWarning]
 }

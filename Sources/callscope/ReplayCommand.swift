@@ -19,6 +19,10 @@ struct ReplayCommand: Command {
       --format text     per-second stats a person can read, then a summary per stream (default)
       --format ndjson   one JSON line per callback:
                         {"t":ms,"peer":..,"pc":..,"stream":..,"publisher":..,"callback":..,"data":{..}}
+                        (the layer policy's recorded decisions — subscriber.layerChanged,
+                        subscriber.videoDisabled, subscriber.videoEnabled,
+                        subscriber.videoDisableWarning — are lines of the same shape, their data
+                        as recorded plus "limitApplied", the receive limit in force after them)
       --sender-stats auto  received sender-stats messages; when a recording holds a publisher and
                            a subscriber but none, derive the messages the publisher's SDK would
                            have sent (one interval late, same encoder and decoder) (default)
@@ -86,18 +90,20 @@ struct ReplayCommand: Command {
         var metrics = CallMetricsCollector()
         if format == .text { printer.printHeader() }
         for item in timeline.items {
-            let callbacks = driver.ingest(item)
+            let step = driver.replay(item)
+            let callbacks = step.callbacks
             callbackCount += callbacks.count
             if !exports.isEmpty { for callback in callbacks { metrics.ingest(callback) } }
             switch format {
             case .ndjson:
-                var output = ""
+                var output = step.policyEvent.map { $0.ndjsonLine + "\n" } ?? ""
                 for callback in callbacks {
                     output += callback.ndjsonLine
                     output += "\n"
                 }
                 if !output.isEmpty { FileHandle.standardOutput.write(Data(output.utf8)) }
             case .text:
+                if let event = step.policyEvent { printer.print(event) }
                 printer.print(callbacks)
             }
         }

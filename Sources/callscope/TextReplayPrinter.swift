@@ -7,7 +7,7 @@ import RTCStats
 struct TextReplayPrinter {
     let file: String
     let timeline: StatsTimeline
-    private var origin: Double?
+    var origin: Double?
     private var summaries: [String: StreamSummary] = [:]
     private var summaryOrder: [String] = []
     private var degradations = DegradationTimeline()

@@ -94,14 +94,22 @@ struct ConditionScorer: Sendable {
     }
 
     /// Feeds one sample; returns what to do.
-    mutating func receive(_ sample: ConditionSample) -> [Action] {
+    ///
+    /// `floor`, when given, is the best level the sample may be scored at (a known limit, e.g. a
+    /// subscriber below the layer it asked for because its downlink cannot carry more): a
+    /// candidate at or better than the floor becomes the floor, a worse one stays.
+    /// `criticalAfter`, when given, is how many consecutive worse samples `critical` needs
+    /// instead of being adopted at once (see ``Hysteresis/receive(_:immediateAfter:)``).
+    mutating func receive(_ sample: ConditionSample, floor: ConditionLevel? = nil, criticalAfter: Int? = nil) -> [Action] {
         if sample.hasMedia { mediaSamples += 1 }
         let (level, cause) = classify(sample)
         guard mediaSamples >= thresholds.samplesBeforeKnown, level != .unknown else {
             hysteresis.resetPending()
             return []
         }
-        return hysteresis.receive(ConditionLevel(condition: level, reason: cause)).map { action in
+        var candidate = ConditionLevel(condition: level, reason: cause)
+        if let floor, candidate.condition >= floor.condition { candidate = floor }
+        return hysteresis.receive(candidate, immediateAfter: criticalAfter).map { action in
             switch action {
             case .adopt(let adopted): .conditionChanged(adopted.condition, adopted.reason)
             }

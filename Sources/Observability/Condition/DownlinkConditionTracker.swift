@@ -12,8 +12,22 @@
 /// later (default 2), with the mean upstream loss reported meanwhile: a burst lost on the
 /// publisher's uplink is not blamed on this downlink, while one stray upstream report does not
 /// hide steady local loss. The cost is two intervals of detection delay.
+///
+/// Two scorers judge each interval. `measured` sees the samples as they are: what the counters
+/// say (the layer policy reads it, so that a limit it set never feeds back into its own
+/// decisions). `reported` (what the app sees) also knows the ``SubscriberReceiveLimit`` the
+/// policy set: under `.downlink` a sample is scored no better than `warning` / `bandwidth` (after a
+/// step-down the loss is gone but the downlink is still the limit), and from the first limit
+/// until the reported condition has recovered with no limit set (an impairment episode),
+/// `critical` needs `recoverAfter` consecutive samples instead of one: the burst of a failed
+/// up-switch (the policy probing, then stepping back within its two bad intervals) is not a new
+/// condition, while an impairment that outlasts the policy's reaction still is.
 struct DownlinkConditionTracker: Sendable {
     private(set) var scorer: ConditionScorer
+    /// The scorer of what the app sees (the limit applied).
+    private var reported: ConditionScorer
+    /// Inside an impairment episode the policy manages (see the type's documentation).
+    private var managedEpisode = false
     private var lastTotals: (lost: Double, received: Double)?
     private var roundTripQueueing: QueueingDetector
     private var jitterQueueing: QueueingDetector
@@ -22,12 +36,16 @@ struct DownlinkConditionTracker: Sendable {
 
     init(configuration: StatsEngineConfiguration) {
         scorer = ConditionScorer(thresholds: configuration.thresholds)
+        reported = scorer
         roundTripQueueing = QueueingDetector(threshold: configuration.queueingDelayMilliseconds)
         jitterQueueing = QueueingDetector(threshold: configuration.queueingDelayMilliseconds)
         lossWindow = max(1, configuration.downlinkLossWindow)
     }
 
-    var transportCondition: (NetworkCondition, NetworkConditionReason) { (scorer.condition, scorer.reason) }
+    /// The condition the app sees: the receive limit applied.
+    var transportCondition: (NetworkCondition, NetworkConditionReason) { (reported.condition, reported.reason) }
+    /// The condition the counters alone give (no limit applied).
+    var measuredCondition: (NetworkCondition, NetworkConditionReason) { (scorer.condition, scorer.reason) }
 
     private struct Interval {
         var start: Double
@@ -46,10 +64,11 @@ struct DownlinkConditionTracker: Sendable {
     private var hadMedia = false
     private let lookahead = 2
 
-    /// Feeds one interval; returns the newly adopted condition when it changed (judging the
-    /// interval `lookahead` samples back).
+    /// Feeds one interval; returns the newly adopted reported condition when it changed (judging
+    /// the interval `lookahead` samples back, under the `limit` in force now).
     mutating func update(lostTotal: Double, receivedTotal: Double, time: Double, senderStats: ReceivedSenderStats?, estimate: Double, demand: Double?,
-                         roundTrip: Double?, jitter: Double?, videoOn: Bool, remoteDegraded: Bool = false) -> NetworkConditionChange? {
+                         roundTrip: Double?, jitter: Double?, videoOn: Bool, remoteDegraded: Bool = false,
+                         limit: SubscriberReceiveLimit = .none) -> NetworkConditionChange? {
         var loss: Double?
         var hasMedia = false
         var lost = 0.0
@@ -97,6 +116,11 @@ struct DownlinkConditionTracker: Sendable {
             }
             judged.sample.lossFraction = total
         }
-        return scorer.receive(judged.sample).last.map(NetworkConditionChange.init)
+        _ = scorer.receive(judged.sample)
+        if limit != .none { managedEpisode = true }
+        let floor = limit == .downlink ? ConditionLevel(condition: .warning, reason: .bandwidth) : nil
+        let change = reported.receive(judged.sample, floor: floor, criticalAfter: managedEpisode ? scorer.thresholds.recoverAfter : nil)
+        if limit == .none, !reported.condition.isDegraded { managedEpisode = false }
+        return change.last.map(NetworkConditionChange.init)
     }
 }

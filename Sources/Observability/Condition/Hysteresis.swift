@@ -38,8 +38,10 @@ struct Hysteresis<Level: HysteresisLevel>: Sendable {
         self.recoverAfter = recoverAfter
     }
 
-    /// Feeds one candidate level.
-    mutating func receive(_ candidate: Level) -> [Action] {
+    /// Feeds one candidate level. `immediateAfter`, when given, is how many consecutive worse
+    /// candidates a level that ``HysteresisLevel/adoptsImmediately`` needs instead of one (a
+    /// known, managed impairment: a short burst on top of it is not a new condition).
+    mutating func receive(_ candidate: Level, immediateAfter: Int? = nil) -> [Action] {
         guard let current = adopted else { return adopt(candidate) }
         if candidate == current {
             resetPending()
@@ -49,7 +51,8 @@ struct Hysteresis<Level: HysteresisLevel>: Sendable {
         pendingCount = pendingWorse == worse ? pendingCount + 1 : 1
         pendingWorse = worse
         if worse {
-            if candidate.adoptsImmediately || pendingCount >= degradeAfter { return adopt(candidate) }
+            let needed = candidate.adoptsImmediately ? max(1, immediateAfter ?? 1) : degradeAfter
+            if pendingCount >= needed { return adopt(candidate) }
         } else if pendingCount >= recoverAfter {
             return adopt(candidate)
         }

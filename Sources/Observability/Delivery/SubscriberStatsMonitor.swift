@@ -7,10 +7,10 @@ import RTCStats
 public final class SubscriberStatsMonitor: @unchecked Sendable {
     // @unchecked: `core` is thread-safe; `rawReport` is only touched inside `core.withEngine` /
     // `core.process`, under its lock.
-    private let core: MonitorCore<any SubscriberNetworkStatsDelegate>
-    private let binding: StreamBinding
+    let core: MonitorCore<any SubscriberNetworkStatsDelegate>
+    let binding: StreamBinding
     private var rawReport: StatsReport?
-    private static let endpoint = EndpointID("subscriber")
+    static let endpoint = EndpointID("subscriber")
 
     /// Creates a monitor for the stream `stream` from `publisher`. On a connection carrying
     /// several streams (an SFU multistream connection), `mids` lists this stream's receivers;

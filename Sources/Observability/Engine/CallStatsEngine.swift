@@ -16,7 +16,7 @@ public struct CallStatsEngine: Sendable {
     }
 
     private var publishing: PublisherSide
-    private var receiving: SubscriberSide
+    var receiving: SubscriberSide
     private var droppedSamples = DroppedValues()
 
     /// Creates an engine; `sessionModes` names the endpoints whose publishers are relayed

@@ -26,7 +26,9 @@ struct FrameStallDetector: Sendable {
     }
 
     /// Feeds the frame counter (`framesDecoded`, or `framesReceived`) at `time` (ms).
-    mutating func update(time: Double, frames: Double) {
+    /// `countsFreezes` false: a gap that ends here is a pause when long enough, never a freeze
+    /// (the SDK paused the video itself).
+    mutating func update(time: Double, frames: Double, countsFreezes: Bool = true) {
         defer { lastSampleTime = time }
         guard let last = lastFrames, frames >= last else {
             // First sample or a counter reset: start over from here.
@@ -43,7 +45,7 @@ struct FrameStallDetector: Sendable {
             if gap > pauseThreshold {
                 pauseCount += 1
                 totalPausesDuration += gap
-            } else if gap >= max(3 * mean, mean + 150) {
+            } else if countsFreezes, gap >= max(3 * mean, mean + 150) {
                 freezeCount += 1
                 totalFreezesDuration += gap
             }

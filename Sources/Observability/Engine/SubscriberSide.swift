@@ -8,6 +8,10 @@ struct SubscriberSide: Sendable {
     private var streams: [StreamKey: SubscriberStreamTracker] = [:]
     private var connections: [ConnectionKey: ConnectionState] = [:]
     private var inboxes: [InboxKey: SenderStatsInbox] = [:]
+    /// What the SDK's layer policy says limits each stream (absent: `.none`).
+    private var limits: [StreamKey: SubscriberReceiveLimit] = [:]
+    /// Each stream's downlink as its counters alone score it, after its latest report.
+    private var measured: [StreamKey: TransportStats] = [:]
     /// Messages that failed validation, per receiving endpoint (their publisher is unknown).
     private var invalidMessages: [EndpointID: [SenderStatsDecoder.Rejection: Int]] = [:]
 
@@ -57,6 +61,21 @@ struct SubscriberSide: Sendable {
         }
     }
 
+    /// Sets what limits `stream` of `endpoint` from its next report on.
+    mutating func setReceiveLimit(_ limit: SubscriberReceiveLimit, endpoint: EndpointID, stream: StreamID) {
+        limits[StreamKey(endpoint: endpoint, stream: stream)] = limit == .none ? nil : limit
+    }
+
+    /// The limit in force for `stream` of `endpoint`.
+    func receiveLimit(endpoint: EndpointID, stream: StreamID) -> SubscriberReceiveLimit {
+        limits[StreamKey(endpoint: endpoint, stream: stream)] ?? .none
+    }
+
+    /// `stream`'s downlink without its receive limit applied; `nil` before its first report.
+    func measuredDownlink(endpoint: EndpointID, stream: StreamID) -> TransportStats? {
+        measured[StreamKey(endpoint: endpoint, stream: stream)]
+    }
+
     /// Values out of their physical bounds, dropped so far.
     var droppedValues: DroppedValues {
         var total = DroppedValues()
@@ -97,7 +116,9 @@ struct SubscriberSide: Sendable {
             let senderStats = inboxes[InboxKey(endpoint: endpoint, publisher: stream.publisher)]?.received
             guard let update = tracker.ingest(stream.entries, in: sample.report, selectedPair: digest.selectedPair, peerConnection: sample.peerConnection,
                                               connectionPreviousReport: previousReport,
-                                              downlinkEstimate: estimate, senderStats: senderStats) else { continue }
+                                              downlinkEstimate: estimate, senderStats: senderStats,
+                                              limit: limits[key] ?? .none) else { continue }
+            measured[key] = update.measuredDownlink
             func emit(_ event: StatsEvent) {
                 callbacks.append(StatsCallback(time: sample.time, endpoint: endpoint, peerConnection: peerConnection,
                                                stream: stream.id, publisher: stream.publisher, event: event))

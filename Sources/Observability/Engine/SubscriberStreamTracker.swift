@@ -29,6 +29,9 @@ struct SubscriberStreamUpdate: Sendable, Hashable {
     var videoQualityChanges: [SubscriberVideoEventReason] = []
     /// The remote participant's connection quality, when its level changed with this report.
     var connectionQualityChanged: ConnectionQuality?
+    /// The downlink as its counters alone score it, without the receive limit (what the layer
+    /// policy decides on).
+    var measuredDownlink = TransportStats.unknown
 }
 
 /// Turns the reports of one subscribed stream into session-aware statistics, across the peer
@@ -61,6 +64,12 @@ struct SubscriberStreamTracker: Sendable {
     private var remote: RemotePublisherView
     private var watcher: SubscriberVideoWatcher
     private var connectionQuality = ConnectionQualityScorer()
+    /// The remote uplink as last reported (after the `.publisher` limit), and whether that
+    /// limit applied then: a limit set or cleared is a condition change only when it changes it.
+    private var reportedRemote: (condition: NetworkCondition, reason: NetworkConditionReason, limited: Bool)?
+    /// The video was paused by the SDK (`.paused`) and has not decoded a frame since: the gap
+    /// the browser counts when it resumes is ours, not a freeze.
+    private var inOwnPause = false
     /// Values out of their physical bounds, dropped.
     private(set) var dropped = DroppedValues()
 
@@ -91,21 +100,25 @@ struct SubscriberStreamTracker: Sendable {
     /// report (for codec and legacy track lookups), `selectedPair` its candidate pair carrying
     /// media; `downlinkEstimate` the
     /// connection's bandwidth estimate (bps); `senderStats` the sender-stats messages accepted
-    /// from this stream's publisher. Returns `nil` for a report whose
+    /// from this stream's publisher; `limit` what the SDK's layer policy says limits the
+    /// stream now (see ``SubscriberReceiveLimit``). Returns `nil` for a report whose
     /// timestamp is not after that connection's previous one.
     mutating func ingest(_ entries: SubscriberStreamEntries, in report: StatsReport, selectedPair: StatsEntry?, peerConnection: String,
                          connectionPreviousReport: Double? = nil, downlinkEstimate: Double,
-                                senderStats: ReceivedSenderStats? = nil) -> SubscriberStreamUpdate? {
+                         senderStats: ReceivedSenderStats? = nil, limit: SubscriberReceiveLimit = .none) -> SubscriberStreamUpdate? {
         guard let time = [entries.video?.timestamp, entries.audio?.timestamp].compactMap({ $0 }).max() else { return nil }
         if let last = lastReportTime[peerConnection], time <= last { return nil }
         lastReportTime[peerConnection] = time
         let start = startTime ?? time
         startTime = start
 
-        let remoteReading = remote.update(received: senderStats, at: time)
+        var remoteReading = remote.update(received: senderStats, at: time)
+        applyPublisherLimit(limit, to: &remoteReading)
+        let paused = limit == .paused
+        if paused { inOwnPause = true }
         var video: SubscriberVideoNetworkStats?
         if let entry = entries.video {
-            video = videoStats(entry, in: report, peerConnection: peerConnection, previousReport: connectionPreviousReport, start: start)
+            video = videoStats(entry, in: report, peerConnection: peerConnection, previousReport: connectionPreviousReport, start: start, paused: paused)
             video?.senderStats = remoteReading.senderStats
         }
         var audio: SubscriberAudioNetworkStats?
@@ -124,20 +137,22 @@ struct SubscriberStreamTracker: Sendable {
         // The downlink: demand is what the publisher sends for the layer we receive.
         let pairRoundTrip = dropped.check(selectedPair?.currentRoundTripTime.map { $0 * 1000 }, PhysicalBounds.delay, .delay)
         let jitter = dropped.check((entries.video?.jitter ?? entries.audio?.jitter).map { $0 * 1000 }, PhysicalBounds.delay, .delay)
-        let demand = video.flatMap { received in
+        // Paused by the SDK: no video is asked for, so none is demanded.
+        let demand = paused ? nil : video.flatMap { received in
             remoteReading.layers.min { abs($0.height - received.height) < abs($1.height - received.height) }?.bitrate
         }
         let localChange = downlink.update(
             lostTotal: videoLost.total + audioLost.total, receivedTotal: videoPackets.total + audioPackets.total,
             time: time, senderStats: remoteReading.senderStats == nil ? nil : senderStats, estimate: downlinkEstimate, demand: demand,
-            roundTrip: pairRoundTrip, jitter: jitter, videoOn: video != nil,
-            remoteDegraded: remoteReading.transport.networkCondition.isDegraded)
+            roundTrip: pairRoundTrip, jitter: jitter, videoOn: video != nil && !paused,
+            remoteDegraded: remoteReading.transport.networkCondition.isDegraded, limit: limit)
         let (condition, reason) = downlink.transportCondition
         let transport = TransportStats(connectionEstimatedBandwidth: downlinkEstimate, networkCondition: condition, networkConditionReason: reason)
 
         var qualityChanges: [SubscriberVideoEventReason] = []
         var videoPoor = false
-        if let video, let entry = entries.video {
+        // Our own pause: the missing video is no quality event and no sign of a poor network.
+        if let video, let entry = entries.video, !paused {
             let frames = entry.number(.framesDecoded, orFrom: report.legacyTrack(of: entry))
             (qualityChanges, videoPoor) = watcher.update(time: time, frames: frames, width: video.width, height: video.height, codec: video.codec,
                                                          frameRate: video.decodedFrameRate, lossFraction: downlink.receivedLossFraction)
@@ -161,14 +176,37 @@ struct SubscriberStreamTracker: Sendable {
             let reason = local.networkCondition.isDegraded || !remote.networkCondition.isDegraded ? local.networkConditionReason : remote.networkConditionReason
             conditionChange = NetworkConditionChange(condition: local.networkCondition, reason: reason)
         }
+        let measured = downlink.measuredCondition
         return SubscriberStreamUpdate(video: video, audio: audio, mediaLink: mediaLink,
                                       conditionChange: conditionChange,
-                                      videoQualityChanges: qualityChanges, connectionQualityChanged: qualityChange)
+                                      videoQualityChanges: qualityChanges, connectionQualityChanged: qualityChange,
+                                      measuredDownlink: TransportStats(connectionEstimatedBandwidth: downlinkEstimate,
+                                                                       networkCondition: measured.0, networkConditionReason: measured.1))
+    }
+
+    /// Under `.publisher` the remote uplink is at least `warning` / `bandwidth`: the publisher
+    /// offers no more because its uplink dropped its top layers (the router's fallback), whether
+    /// or not sender stats say so. Setting or clearing the limit is a condition change when it
+    /// changes the level or reason reported.
+    private mutating func applyPublisherLimit(_ limit: SubscriberReceiveLimit, to reading: inout RemotePublisherView.Reading) {
+        let limited = limit == .publisher
+        if limited, reading.transport.networkCondition != .critical {
+            reading.transport.networkCondition = .warning
+            reading.transport.networkConditionReason = .bandwidth
+        }
+        let now = (reading.transport.networkCondition, reading.transport.networkConditionReason, limited)
+        if let before = reportedRemote, before.limited || limited {
+            reading.conditionChanged = (before.condition, before.reason) != (now.0, now.1)
+        }
+        reportedRemote = now
     }
 
     /// `previousReport`: the connection's previous report time (any stream's); a receiver first seen after it
     /// started within that interval, so its first values count against zero over it.
-    private mutating func videoStats(_ entry: StatsEntry, in report: StatsReport, peerConnection: String, previousReport: Double?, start: Double) -> SubscriberVideoNetworkStats {
+    /// `paused`: the SDK paused this video (`.paused`); a gap in frames it causes counts as a
+    /// pause when it lasts past the pause threshold (observability §3), never as a freeze.
+    private mutating func videoStats(_ entry: StatsEntry, in report: StatsReport, peerConnection: String, previousReport: Double?, start: Double,
+                                     paused: Bool = false) -> SubscriberVideoNetworkStats {
         let source = SourceKey(peerConnection: peerConnection, id: entry.id)
         var memory = receivers[source] ?? ReceiverMemory()
         let track = report.legacyTrack(of: entry)
@@ -191,15 +229,26 @@ struct SubscriberStreamTracker: Sendable {
         let frameRate = dropped.check(entry.framesPerSecond, PhysicalBounds.frameRate, .frameRate)
             ?? dropped.check(RateCalculator.perSecond(frames, milliseconds: elapsed), PhysicalBounds.frameRate, .frameRate)
 
+        // Our own pause lasts until the first report that decodes frames again: the browser
+        // counts the gap on that report.
+        let ownGap = inOwnPause
+        if !paused, (frames ?? 0) > 0 { inOwnPause = false }
         // W3C counters when the report has them (seconds → ms); frame-counter fallback otherwise.
         if let freezes = entry.number(.freezeCount, orFrom: track) {
             usesW3CFreezeCounters = true
-            w3cFreezes.advance(&memory.freezes, to: freezes)
-            w3cFreezeDuration.advance(&memory.freezeDuration, to: entry.number(.totalFreezesDuration, orFrom: track).map { $0 * 1000 })
+            let freezeDuration = entry.number(.totalFreezesDuration, orFrom: track).map { $0 * 1000 }
+            if ownGap {
+                // Follow the counters without adding: the gap we caused is no freeze.
+                _ = CounterTotal.increase(&memory.freezes, to: freezes)
+                _ = CounterTotal.increase(&memory.freezeDuration, to: freezeDuration)
+            } else {
+                w3cFreezes.advance(&memory.freezes, to: freezes)
+                w3cFreezeDuration.advance(&memory.freezeDuration, to: freezeDuration)
+            }
             w3cPauses.advance(&memory.pauses, to: entry.number(.pauseCount, orFrom: track))
             w3cPauseDuration.advance(&memory.pauseDuration, to: entry.number(.totalPausesDuration, orFrom: track).map { $0 * 1000 })
         } else if let framesDecoded {
-            stalls.update(time: entry.timestamp, frames: framesDecoded)
+            stalls.update(time: entry.timestamp, frames: framesDecoded, countsFreezes: !ownGap)
         }
         receivers[source] = memory
         let pauseCount = usesW3CFreezeCounters ? w3cPauses.total.clampedInt : stalls.pauseCount

@@ -1,0 +1,59 @@
+import Observability
+import RTCStats
+
+extension ReplayDriver {
+    /// A stream of a receiving endpoint.
+    struct StreamKey: Hashable, Sendable {
+        var endpoint: EndpointID
+        var stream: StreamID
+    }
+
+    /// Applies one layer-policy event line to the engine, as the live SDK did when it made the
+    /// decision: `subscriber.layerChanged` sets the stream's limit to its `limit`;
+    /// `subscriber.videoDisabled` sets `.paused` (a layer change meanwhile is remembered, the
+    /// video stays paused); `subscriber.videoEnabled` returns to the last layer limit (`.none`
+    /// before any); `subscriber.videoDisableWarning` changes nothing. A line whose `limit` is
+    /// missing or unknown leaves the limit as it was and is counted in
+    /// ``unreadablePolicyEvents``.
+    ///
+    /// The stream is the one `data.stream` names, else the one of `data.publisher` on the
+    /// line's connection, else that connection's first stream (one per subscriber connection
+    /// with Janus), else ``StreamID/sole``.
+    mutating func applyPolicyEvent(_ event: TimelineEvent) -> SubscriberPolicyEvent {
+        let endpoint = EndpointID(event.peer)
+        let connection: PeerConnectionID? = event.peerConnection.map { PeerConnectionID($0) }
+        var carried: [StreamBinding] = []
+        if let connection { carried = bindings(of: ReplayPolicy.ConnectionKey(endpoint: endpoint, peerConnection: connection)) }
+        let namedPublisher: PublisherID? = event.data["publisher"]?.string.map { PublisherID($0) }
+        var binding: StreamBinding? = carried.first
+        if let name = event.data["stream"]?.string {
+            binding = carried.first { $0.stream.rawValue == name } ?? StreamBinding(stream: StreamID(name), publisher: namedPublisher ?? .unnamed)
+        } else if let namedPublisher, let match = carried.first(where: { $0.publisher == namedPublisher }) {
+            binding = match
+        }
+        let stream: StreamID = binding?.stream ?? .sole
+        let key = StreamKey(endpoint: endpoint, stream: stream)
+        var limit: SubscriberReceiveLimit = engine.receiveLimit(endpoint: endpoint, stream: stream)
+        var unreadable = false
+        switch event.name {
+        case TimelineEventName.subscriberLayerChanged:
+            if let value = event.data["limit"]?.string, let layerLimit = SubscriberReceiveLimit(rawValue: value), layerLimit != .paused {
+                layerLimits[key] = layerLimit
+                if limit != .paused { limit = layerLimit }
+            } else {
+                unreadable = true
+            }
+        case TimelineEventName.subscriberVideoDisabled:
+            limit = .paused
+        case TimelineEventName.subscriberVideoEnabled:
+            limit = layerLimits[key] ?? .none
+        default:
+            break
+        }
+        if unreadable { unreadablePolicyEvents += 1 }
+        engine.setReceiveLimit(limit, endpoint: endpoint, stream: stream)
+        return SubscriberPolicyEvent(time: event.time, endpoint: endpoint, peerConnection: connection, stream: stream,
+                                     publisher: binding?.publisher ?? namedPublisher, name: event.name, data: event.data,
+                                     limit: limit, unreadable: unreadable)
+    }
+}

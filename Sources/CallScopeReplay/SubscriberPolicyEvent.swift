@@ -1,0 +1,67 @@
+import Observability
+import RTCStats
+
+/// A decision of the SDK's layer policy that a recording carries (`subscriber.layerChanged`,
+/// `subscriber.videoDisabled`, `subscriber.videoEnabled`, `subscriber.videoDisableWarning`), as
+/// a replay applied it: to which stream, and the receive limit in force after it.
+public struct SubscriberPolicyEvent: Sendable, Hashable {
+    /// Unix ms of the event line.
+    public var time: Double
+    /// The receiving endpoint.
+    public var endpoint: EndpointID
+    /// The receiving connection, when the line names it.
+    public var peerConnection: PeerConnectionID?
+    /// The stream it concerns.
+    public var stream: StreamID
+    /// The stream's remote publisher, when known.
+    public var publisher: PublisherID?
+    /// The event name (one of ``TimelineEventName/subscriberPolicyEvents``).
+    public var name: String
+    /// The event's payload as recorded.
+    public var data: StatsValue
+    /// The stream's receive limit after the event.
+    public var limit: SubscriberReceiveLimit
+    /// The line could not be applied (e.g. an unknown `limit`): printed, the limit unchanged.
+    public var unreadable: Bool
+
+    /// Creates an event.
+    public init(time: Double, endpoint: EndpointID, peerConnection: PeerConnectionID?, stream: StreamID, publisher: PublisherID?,
+                name: String, data: StatsValue, limit: SubscriberReceiveLimit, unreadable: Bool = false) {
+        self.time = time
+        self.endpoint = endpoint
+        self.peerConnection = peerConnection
+        self.stream = stream
+        self.publisher = publisher
+        self.name = name
+        self.data = data
+        self.limit = limit
+        self.unreadable = unreadable
+    }
+
+    /// One line of `callscope replay --format ndjson`, shaped like a callback's:
+    /// `{"t":ms,"peer":..,"pc":..,"stream":..,"publisher":..,"callback":<name>,"data":{..,"limitApplied":..}}`.
+    public var ndjsonLine: String {
+        var line = "{\"t\":"
+        JSONWriter.writeNumber(time, to: &line)
+        line += ",\"peer\":"
+        JSONWriter.writeString(endpoint.rawValue, to: &line)
+        line += ",\"pc\":"
+        JSONWriter.writeString(peerConnection?.rawValue ?? "", to: &line)
+        line += ",\"stream\":"
+        JSONWriter.writeString(stream.rawValue, to: &line)
+        if let publisher, publisher != .unnamed {
+            line += ",\"publisher\":"
+            JSONWriter.writeString(publisher.rawValue, to: &line)
+        }
+        line += ",\"callback\":"
+        JSONWriter.writeString(name, to: &line)
+        var fields = data.object ?? []
+        fields.removeAll { $0.name == "limitApplied" }
+        fields.append(StatsField("limitApplied", .string(limit.rawValue)))
+        if unreadable { fields.append(StatsField("unreadable", .bool(true))) }
+        line += ",\"data\":"
+        JSONWriter.write(.object(fields), to: &line)
+        line += "}"
+        return line
+    }
+}
