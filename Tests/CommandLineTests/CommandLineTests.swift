@@ -133,4 +133,38 @@ import Testing
         #expect(run.errors.contains("nothing usable") && run.errors.contains("ssrc"))
         #expect(!run.output.contains("no degradation"))
     }
+
+    /// A recording with the layer policy's lines: replay prints each one, in both formats, with
+    /// the receive limit it applied (issue 11 item 5).
+    @Test func policyEventsArePrintedInBothFormats() throws {
+        var lines = [#"{"format":"webrtc-stats-recording","version":1,"interval_ms":1000}"#,
+                     #"{"t":1000,"peer":"bob","pc":"pc-1","event":"subscriber-streams","data":{"streams":[{"publisher":"P1","stream":"S1"}]}}"#]
+        for second in 0..<6 {
+            let t = 1000 + 1000 * second
+            lines.append(#"{"t":\#(t),"peer":"bob","pc":"pc-1","report":[{"id":"IT1","type":"inbound-rtp","timestamp":\#(t),"kind":"video","bytesReceived":\#(100_000 * second),"packetsReceived":\#(100 * second),"packetsLost":0}]}"#)
+            if second == 2 { lines.append(#"{"t":\#(t + 500),"peer":"bob","pc":"pc-1","event":"subscriber.layerChanged","data":{"substream":0,"temporal":1,"limit":"downlink"}}"#) }
+            if second == 3 { lines.append(#"{"t":\#(t + 500),"peer":"bob","pc":"pc-1","event":"subscriber.videoDisabled","data":{"reason":"qualityChanged"}}"#) }
+            if second == 4 { lines.append(#"{"t":\#(t + 500),"peer":"bob","pc":"pc-1","event":"subscriber.videoEnabled","data":{"reason":"qualityChanged"}}"#) }
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("policy-\(UInt64.random(in: 0...UInt64.max)).ndjson")
+        try Data(lines.joined(separator: "\n").utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+
+        let ndjson = try callscope("replay", file.path, "--format", "ndjson")
+        #expect(ndjson.status == 0)
+        let policy = try ndjson.output.split(separator: "\n").map { try JSONParser.parse(Array($0.utf8)) }
+            .filter { $0["callback"]?.string?.hasPrefix("subscriber.video") == true && $0["callback"]?.string?.hasSuffix("StatsUpdated") == false
+                || $0["callback"]?.string == "subscriber.layerChanged" }
+        #expect(policy.map { $0["callback"]?.string } == ["subscriber.layerChanged", "subscriber.videoDisabled", "subscriber.videoEnabled"])
+        #expect(policy.map { $0["data"]?["limitApplied"]?.string } == ["downlink", "paused", "downlink"])
+        #expect(policy.allSatisfy { $0["stream"]?.string == "S1" && $0["publisher"]?.string == "P1" && $0["pc"]?.string == "pc-1" })
+        #expect(policy.map { $0["t"]?.number } == [3500, 4500, 5500])
+        #expect(policy[0]["data"]?["substream"]?.number == 0 && policy[1]["data"]?["reason"]?.string == "qualityChanged")
+
+        let text = try callscope("replay", file.path)
+        #expect(text.status == 0)
+        #expect(text.output.contains("00:03 ▶ bob/pc-1 [S1] layerChanged: substream 0, temporal 1; receive limit downlink"))
+        #expect(text.output.contains("00:04 ▶ bob/pc-1 [S1] videoDisabled: qualityChanged; receive limit paused"))
+        #expect(text.output.contains("00:05 ▶ bob/pc-1 [S1] videoEnabled: qualityChanged; receive limit downlink"))
+    }
 }

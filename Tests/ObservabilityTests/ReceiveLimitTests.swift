@@ -245,4 +245,33 @@ import Testing
         #expect(last.freezeCount == 1)
         #expect(abs(last.totalFreezesDuration - 500) < 1e-6)
     }
+
+    // MARK: - Through the monitor
+
+    final class LinkCatcher: SubscriberNetworkStatsDelegate, @unchecked Sendable {
+        // @unchecked: touched only from the test's own task, through the monitor's synchronous calls.
+        var links: [SubscriberMediaLinkStats] = []
+        func subscriber(_ monitor: SubscriberStatsMonitor, mediaLinkStatsUpdated stats: SubscriberMediaLinkStats) { links.append(stats) }
+    }
+
+    /// An app's monitor: clean reports 0…9 (excellent from report 4, the first level), the
+    /// policy sets `.downlink` after report 4: floored candidates from report 5, warning /
+    /// bandwidth after 2, at report 6; the counters alone still say excellent.
+    @Test func theMonitorTakesTheLimitFromTheNextReport() throws {
+        let monitor = SubscriberStatsMonitor()
+        let catcher = LinkCatcher()
+        monitor.delegate = catcher
+        for report in 0..<10 {
+            let time = Double(report) * 1000
+            monitor.ingest(StatsReport(entries: [
+                Synthetic.entry("IV", .inboundRTP, at: time, ["kind": "video", "bytesReceived": time * 100, "packetsReceived": time / 10, "packetsLost": 0]),
+            ]), peerConnection: "sub-1")
+            if report == 4 { monitor.setReceiveLimit(.downlink) }
+        }
+        #expect(monitor.receiveLimit == .downlink)
+        #expect(catcher.links.map(\.networkDegradationSource) == [.none, .none, .none, .none, .none, .none, .local, .local, .local, .local])
+        let last = try #require(catcher.links.last)
+        #expect((last.transport.networkCondition, last.transport.networkConditionReason) == (.warning, .bandwidth))
+        #expect(monitor.measuredDownlink?.networkCondition == .excellent)
+    }
 }
