@@ -189,9 +189,14 @@ import Testing
         for report in 15...69 { #expect(outcomes[report].source == .local, "report \(report)") }
         // Between the probes the counters say excellent, so the policy may step up again.
         #expect(outcomes[30].measured?.networkCondition == .excellent)
-        // Without the limit each probe is two more events (critical at once, then excellent).
+        // Without the limit: critical at once at 8, its reason turns packetLoss at 10 (interval 8
+        // lost nothing: no queueing), excellent after 5 clean at 15, and each probe the same
+        // three (21, 23, 28 and 44, 46, 51): 9 events in the cap, source none between probes.
         let free = Self.run(Self.timeline(75, lost: lost))
-        #expect(Self.events(free).count > 4)
+        #expect(Self.events(free) == [4: "excellent/none", 8: "critical/bandwidth", 10: "critical/packetLoss", 15: "excellent/none",
+                                      21: "critical/bandwidth", 23: "critical/packetLoss", 28: "excellent/none",
+                                      44: "critical/bandwidth", 46: "critical/packetLoss", 51: "excellent/none"])
+        #expect(free[30].source == .none)
     }
 
     /// Under `.downlink`, a worsening that outlasts the policy's reaction is still reported:
