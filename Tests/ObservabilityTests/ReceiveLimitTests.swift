@@ -207,6 +207,14 @@ import Testing
         #expect(Self.events(outcomes) == [4: "excellent/none", 6: "warning/bandwidth", 22: "critical/packetLoss"])
     }
 
+    /// `.publisher` starts no managed episode (the policy does not probe this downlink): 30 %
+    /// loss from interval 10 under it is critical at once, at report 12 (intervals 9–10: 15 %).
+    @Test func aPublisherLimitDoesNotHoldBackTheDownlinksCritical() {
+        let outcomes = Self.run(Self.timeline(16, lost: [10...15: 30], limits: [(5...15, .publisher)]))
+        #expect(Self.events(outcomes)[12] == "critical/packetLoss")
+        #expect(outcomes[12].source == .bothOrUnclear)
+    }
+
     // MARK: - Our pauses
 
     /// Video paused by the SDK over intervals 6…13 (8 s, no video packets, no frames), audio

@@ -13,15 +13,17 @@
 /// publisher's uplink is not blamed on this downlink, while one stray upstream report does not
 /// hide steady local loss. The cost is two intervals of detection delay.
 ///
-/// Two scorers judge each interval. `measured` sees the samples as they are: what the counters
+/// Two scorers judge each interval. `scorer` sees the samples as they are: what the counters
 /// say (the layer policy reads it, so that a limit it set never feeds back into its own
 /// decisions). `reported` (what the app sees) also knows the ``SubscriberReceiveLimit`` the
 /// policy set: under `.downlink` a sample is scored no better than `warning` / `bandwidth` (after a
-/// step-down the loss is gone but the downlink is still the limit), and from the first limit
-/// until the reported condition has recovered with no limit set (an impairment episode),
-/// `critical` needs `recoverAfter` consecutive samples instead of one: the burst of a failed
-/// up-switch (the policy probing, then stepping back within its two bad intervals) is not a new
-/// condition, while an impairment that outlasts the policy's reaction still is.
+/// step-down the loss is gone but the downlink is still the limit), and from the first
+/// `.downlink` or `.paused` until the reported condition has recovered with no limit set (an
+/// impairment episode the policy manages by probing), `critical` needs `recoverAfter`
+/// consecutive samples instead of one: the burst of a failed up-switch or video probe (the
+/// policy trying, then stepping back within its two bad intervals) is not a new condition,
+/// while an impairment that outlasts the policy's reaction still is. `.publisher` starts no
+/// episode: the policy follows the router there and does not probe this downlink.
 struct DownlinkConditionTracker: Sendable {
     private(set) var scorer: ConditionScorer
     /// The scorer of what the app sees (the limit applied).
@@ -117,7 +119,7 @@ struct DownlinkConditionTracker: Sendable {
             judged.sample.lossFraction = total
         }
         _ = scorer.receive(judged.sample)
-        if limit != .none { managedEpisode = true }
+        if limit == .downlink || limit == .paused { managedEpisode = true }
         let floor = limit == .downlink ? ConditionLevel(condition: .warning, reason: .bandwidth) : nil
         let change = reported.receive(judged.sample, floor: floor, criticalAfter: managedEpisode ? scorer.thresholds.recoverAfter : nil)
         if limit == .none, !reported.condition.isDegraded { managedEpisode = false }

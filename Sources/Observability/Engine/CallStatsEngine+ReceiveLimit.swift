@@ -9,7 +9,7 @@ extension CallStatsEngine {
     /// - `.paused`: the missing video is not a freeze, not a quality event and not a sign of a
     ///   poor network; the condition is what the downlink measures (audio goes on).
     ///
-    /// From a first limit until the condition has recovered with none set, a `critical` sample
+    /// From a first `.downlink` or `.paused` until the condition has recovered with no limit set, a `critical` sample
     /// must repeat for as many intervals as a recovery takes before it is adopted, so that the
     /// policy's failed up-switches do not fire condition events under a steady impairment.
     public mutating func setReceiveLimit(_ limit: SubscriberReceiveLimit, endpoint: EndpointID, stream: StreamID = .sole) {
