@@ -11,6 +11,21 @@ extension CallSession {
     /// ``SessionDiscoverability`` or before ``connect(display:)``.
     public func networkChanged() { discoverabilityReceive(.networkChanged) }
 
+    /// The paths to every participant went away (`worked` and not `works`), or came back after
+    /// that: the network around us likely changed without an interface change (a firewall, a
+    /// dead uplink), so a round starts at once. The first paths of a call start nothing.
+    func pathsToEveryoneChanged(worked: Bool, works: Bool) {
+        guard discoverability?.reevaluatesWhenPathsChange == true, var run = discoverabilityRun, worked != works else { return }
+        if worked {
+            run.pathsWereLost = true
+        } else {
+            guard run.pathsWereLost else { return }
+            run.pathsWereLost = false
+        }
+        discoverabilityRun = run
+        discoverabilityReceive(.networkChanged)
+    }
+
     /// At connect: the first round starts.
     func startDiscoverability() {
         guard let discoverability, discoverabilityRun == nil else { return }

@@ -102,6 +102,9 @@ extension CallSession {
             let time = wallClock().timeIntervalSince1970 * 1000
             statsRecorder?(.senderStatsReceived(stream: subscriber.stream, peerConnection: pc.rawValue, message: text, time: time))
             subscriber.statsMonitor.receiveSenderStats(Array(text.utf8), at: time)
+            if let far = subscriber.statsMonitor.latestSenderStats?.paths {
+                deliver(participantBook.remotePathsReported(ConnectionPaths(far), participant: subscriber.stream.connection.connectionId))
+            }
         default:
             break
         }

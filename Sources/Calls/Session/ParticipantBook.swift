@@ -75,6 +75,22 @@ struct ParticipantBook: Sendable {
         return [.participantConnectionQualityChanged(participant)]
     }
 
+    /// A sender-stats message from `participant` told its own paths to the router: a
+    /// `participantPathsChanged` when they differ from what it said before.
+    mutating func remotePathsReported(_ paths: ConnectionPaths, participant id: String) -> [CallSessionEvent] {
+        guard var participant = participants[id] else {
+            ignoredSamples += 1
+            return []
+        }
+        guard participant.remotePaths != paths else { return [] }
+        participant.remotePaths = paths
+        participants[id] = participant
+        return [.participantPathsChanged(participant)]
+    }
+
+    /// Whether a path works to any participant.
+    var anyPathWorks: Bool { participants.values.contains { $0.paths.isOnline } }
+
     /// A participant's paths: every working path of every subscriber to its streams.
     private mutating func refreshPaths(of id: String) -> [CallSessionEvent] {
         guard var participant = participants[id] else {
