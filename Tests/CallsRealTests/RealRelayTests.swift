@@ -103,7 +103,8 @@ struct RealRelayTests {
         rig.events.all.compactMap { item -> String? in
             let offset = String(format: "%+.2f s", item.0.timeIntervalSince(origin))
             switch item.1 {
-            case .participantPathsChanged(let p) where p.connectionId == rig.alice: return "\(offset) paths \(p.paths)"
+            case .participantPathsChanged(let p) where p.connectionId == rig.alice:
+                return "\(offset) paths \(p.paths) (hers \(p.remotePaths?.description ?? "unsaid"))"
             case .connectionStateChanged(let status): return "\(offset) level \(status)"
             default: return nil
             }
@@ -138,7 +139,7 @@ struct RealRelayTests {
                                         credential: CoturnProcess.password, iceTransportPolicy: .relay)
         }) { rig in
             let relayed = await rig.events.wait(after: rig.subscribed, .seconds(20), until: Self.paths(rig.alice) { $0 == .udpRelay })
-            let level = await rig.events.wait(after: rig.subscribed, .seconds(10), until: Self.state(.udp))
+            let level = await rig.events.wait(.seconds(10), until: Self.state(.udp))         // measured from connect on
             progress("measured relay/udp: udpRelay \(Self.seconds(relayed.map { $0.timeIntervalSince(rig.subscribed) })) after subscribing; "
                      + "timeline \(Self.timeline(rig, from: rig.subscribed))")
             #expect(relayed != nil, "udpRelay reported: \(Self.timeline(rig, from: rig.subscribed))")
@@ -168,7 +169,7 @@ struct RealRelayTests {
             let alice = rig.alice
             // Direct.
             let direct = await rig.events.wait(after: rig.subscribed, .seconds(20), until: Self.paths(alice) { $0 == .udpDirect })
-            let udp = await rig.events.wait(after: rig.subscribed, .seconds(10), until: Self.state(.udp))
+            let udp = await rig.events.wait(.seconds(10), until: Self.state(.udp))
             #expect(direct != nil && udp != nil, "direct: udpDirect and udp: \(Self.timeline(rig, from: rig.subscribed))")
             try await Task.sleep(for: .seconds(3))                     // steady media first
             #expect(try !Self.selectedLocalCandidate(rig).hasPrefix("relay"), "Chromium's selected pair is direct")

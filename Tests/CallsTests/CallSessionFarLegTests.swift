@@ -41,7 +41,8 @@ import Testing
 }
 
 /// Losing the paths to everyone, and getting one back, starts a discoverability round at once
-/// (a firewall changes no interface); the first paths of a call do not.
+/// (a firewall changes no interface); the first paths of a call do not, nor a return while the
+/// level is still `udp`.
 @Suite(.timeLimit(.minutes(1))) struct CallSessionPathsDiscoverabilityTests {
     static func report(_ state: String, at time: Double) -> StatsReport {
         StatsReport(entries: [
@@ -94,6 +95,15 @@ import Testing
         await eventually("udp again") { states() == ["udp", "offline", "udp"] }
         #expect(paths() == [.udpDirect, [], .udpDirect])
         #expect(probe.runs.count == 5)
+        // Lost again while UDP still answers: a round, which keeps udp; the return while udp
+        // starts none.
+        await sample("in-progress", second: 4)
+        await eventually("a sixth round") { probe.runs.count == 6 }
+        await sample("succeeded", second: 5)
+        await eventually("paths back") { paths() == [.udpDirect, [], .udpDirect, [], .udpDirect] }
+        await sample("succeeded", second: 6)
+        #expect(probe.runs.count == 6, "no round for a return while udp: \(probe.runs)")
+        #expect(states() == ["udp", "offline", "udp"])
         await session.disconnect()
     }
 }

@@ -13,7 +13,10 @@ extension CallSession {
 
     /// The paths to every participant went away (`worked` and not `works`), or came back after
     /// that: the network around us likely changed without an interface change (a firewall, a
-    /// dead uplink), so a round starts at once. The first paths of a call start nothing.
+    /// dead uplink), so a round starts at once. The first paths of a call start nothing, and
+    /// neither does a return while the level is still `udp`: the round the loss started is
+    /// measuring the new network already, and starting over would only delay it (measured: a
+    /// TCP relay taking over 1.5 s after UDP was dropped put `tcp` 8.9 s after the drop, not 5.5 s).
     func pathsToEveryoneChanged(worked: Bool, works: Bool) {
         guard discoverability?.reevaluatesWhenPathsChange == true, var run = discoverabilityRun, worked != works else { return }
         if worked {
@@ -21,6 +24,10 @@ extension CallSession {
         } else {
             guard run.pathsWereLost else { return }
             run.pathsWereLost = false
+            guard run.machine.status != .udp else {
+                discoverabilityRun = run
+                return
+            }
         }
         discoverabilityRun = run
         discoverabilityReceive(.networkChanged)
