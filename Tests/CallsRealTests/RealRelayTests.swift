@@ -187,7 +187,7 @@ struct RealRelayTests {
                      + "level tcp \(Self.seconds(udpDroppedTimes.level))")
             #expect(udpDroppedTimes.directGone.map { $0 <= 3 } == true, "udpDirect gone within 3 s: \(Self.timeline(rig, from: udpDropped))")
             #expect(udpDroppedTimes.tcpRelay != nil, "tcpRelay reported: \(Self.timeline(rig, from: udpDropped))")
-            #expect(udpDroppedTimes.level.map { $0 <= 15 } == true, "level tcp within 15 s: \(Self.timeline(rig, from: udpDropped))")
+            #expect(udpDroppedTimes.level.map { $0 <= 10 } == true, "level tcp within 10 s: \(Self.timeline(rig, from: udpDropped))")
             if tcpRelay != nil {
                 try await Task.sleep(for: .seconds(2))
                 #expect(try Self.selectedLocalCandidate(rig) == "relay/tcp/udp", "Chromium's selected pair is relayed over TCP")

@@ -13,7 +13,8 @@ extension CallSession {
 
     /// The paths to every participant went away (`worked` and not `works`), or came back after
     /// that: the network around us likely changed without an interface change (a firewall, a
-    /// dead uplink), so a round starts at once. The first paths of a call start nothing, and
+    /// dead uplink), so a round starts at once; after a loss, the lost media count as the
+    /// confirming round of a worse level. The first paths of a call start nothing, and
     /// neither does a return while the level is still `udp`: the round the loss started is
     /// measuring the new network already, and starting over would only delay it (measured: a
     /// TCP relay taking over 1.5 s after UDP was dropped put `tcp` 8.9 s after the drop, not 5.5 s).
@@ -30,7 +31,8 @@ extension CallSession {
             }
         }
         discoverabilityRun = run
-        discoverabilityReceive(.networkChanged)
+        // Lost media witnesses for the round (a worse level needs no further confirmation).
+        discoverabilityReceive(worked ? .mediaPathsLost : .networkChanged)
     }
 
     /// At connect: the first round starts.

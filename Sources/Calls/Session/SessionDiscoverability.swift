@@ -15,7 +15,8 @@ public struct SessionDiscoverability: Sendable {
     /// Whether losing the paths to every participant, and getting one back afterwards, starts a
     /// round at once, as a network change does: a firewall or a dead uplink changes no interface,
     /// so without it the level follows only at the next periodic round (up to
-    /// ``reevaluationInterval`` late).
+    /// ``reevaluationInterval`` late). The lost media also stand for one confirming round of a
+    /// worse level that round measures.
     public var reevaluatesWhenPathsChange: Bool
 
     /// Creates the configuration: a round every 30 s, a worse level after 2 rounds, a round at
