@@ -26,6 +26,7 @@ extension CallSession {
         let pathsWorked = participantBook.anyPathWorks
         deliver(participantBook.sample(report, key: key, participant: subscriber.stream.connection.connectionId, peerConnection: peerConnection))
         pathsToEveryoneChanged(worked: pathsWorked, works: participantBook.anyPathWorks)
+        deliver(participantBook.expireRemotePaths(at: timer.elapsed))
     }
 
     /// A subscriber ended: its paths stop counting, its quality listener stops.

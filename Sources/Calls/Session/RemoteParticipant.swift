@@ -11,7 +11,8 @@ public struct RemoteParticipant: Hashable, Sendable {
     /// The connection quality of its streams (observability §8); `nil` until first scored.
     public var connectionQuality: ConnectionQuality?
     /// The far leg: the participant's own working paths to the router, as the latest
-    /// sender-stats message from it said (`nil` until one says; its SDK may not share them).
+    /// sender-stats message from it said (`nil` until one says — its SDK may not share them —
+    /// and again when none came for 5 s).
     /// ``paths`` is our leg to the router for its streams.
     public var remotePaths: ConnectionPaths?
 
