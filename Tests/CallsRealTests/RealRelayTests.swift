@@ -222,6 +222,15 @@ struct RealRelayTests {
             #expect(backTimes.direct.map { $0 <= 10 } == true, "udpDirect within 10 s of the network returning: \(Self.timeline(rig, from: back))")
             #expect(!rig.events.all.contains { if case .participantDidDisconnect = $0.1 { true } else { false } },
                     "empty paths do not disconnect alice")
+            // Measured, not asserted (not a goal of the issue): when alice's sender stats, and so
+            // her far leg, reach bob again after the outages.
+            var farLegBack: Date?
+            while farLegBack == nil, Date().timeIntervalSince(back) < 10 {
+                if await rig.bob.participants.first(where: { $0.connectionId == alice })?.remotePaths != nil { farLegBack = Date() }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            progress("measured far leg: alice's remotePaths known \(Self.seconds(farLegBack.map { $0.timeIntervalSince(back) })) after the network returned; "
+                     + "bob's sender-stats counts \(rig.subscriber.statsMonitor.senderStatsCounts)")
         }
     }
 }
