@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "VideoFramesReference", "RTCStats", "CallScopeTestSupport"]),
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "ConnectivityProbe", "CallScopeTestSupport"]),
         .testTarget(name: "CallsTests", dependencies: ["Calls", "CallsJanus", "CallScopeTesting", "Observability", "RTCStats", "Connectivity"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "CallsRealTests", dependencies: ["Calls", "CallsJanus", "CallsChromium", "Observability", "RTCStats"]),
+        .testTarget(name: "CallsRealTests", dependencies: ["Calls", "CallsJanus", "CallsChromium", "Observability", "RTCStats", "Connectivity", "ConnectivityProbe"]),
     ]
 )
 

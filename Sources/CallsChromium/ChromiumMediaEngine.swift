@@ -100,7 +100,8 @@ public actor ChromiumMediaEngine: MediaEngine {
 
     // MARK: - MediaEngine
 
-    /// Creates a peer connection (max-bundle, rtcp-mux).
+    /// Creates a peer connection (max-bundle, rtcp-mux) with the configuration's ICE servers and
+    /// transport policy.
     public func makePeerConnection(_ configuration: PeerConnectionConfiguration) async throws -> PeerConnectionID {
         nextPeerConnection += 1
         let id = PeerConnectionID("pc-\(nextPeerConnection)")
@@ -108,6 +109,7 @@ public actor ChromiumMediaEngine: MediaEngine {
             StatsField("iceServers", .array(configuration.iceServers.map(StatsValue.string))),
             StatsField("username", configuration.username.map(StatsValue.string) ?? .null),
             StatsField("credential", configuration.credential.map(StatsValue.string) ?? .null),
+            StatsField("iceTransportPolicy", .string(configuration.iceTransportPolicy.rawValue)),
         ])
         _ = try await run("make", [.string(id.rawValue), config])
         return id

@@ -40,7 +40,8 @@ enum EnginePage {
         make(id, config) {
           const servers = config.iceServers.length
             ? [{ urls: config.iceServers, username: config.username || undefined, credential: config.credential || undefined }] : [];
-          const pc = new RTCPeerConnection({ iceServers: servers, bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require' });
+          const pc = new RTCPeerConnection({ iceServers: servers, iceTransportPolicy: config.iceTransportPolicy || 'all',
+                                            bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require' });
           const e = { pc, channels: new Map(), media: [] };
           pcs.set(id, e);
           pc.onicecandidate = ev => emit({ kind: 'candidate', pc: id, candidate: ev.candidate

@@ -22,12 +22,14 @@ extension CallEventPrinter {
         }
     }
 
-    /// A participant: its connection id, its paths (names) and whether any works.
+    /// A participant: its connection id, its paths (names), whether any works, and its own
+    /// paths to the router (`remotePaths`, from its sender stats; `null` until it says).
     static func json(_ participant: RemoteParticipant) -> StatsValue {
         .object([
             StatsField("connectionId", .string(participant.connectionId)),
             StatsField("paths", .array(participant.paths.names.map(StatsValue.string))),
             StatsField("isOnline", .bool(participant.paths.isOnline)),
+            StatsField("remotePaths", participant.remotePaths.map { .array($0.names.map(StatsValue.string)) } ?? .null),
         ])
     }
 }

@@ -110,21 +110,39 @@ import Testing
     }
 }
 
-/// The classifier on real Chromium reports (Fixtures/README.md says which are captured and
-/// which derived). Expected values read off the reports by hand: only the selected host pair is
-/// alive; the other `succeeded` pair is stale.
+/// The classifier on real Chromium reports, all captured unedited (Fixtures/README.md says from
+/// which run). Expected values read off the reports by hand: on loopback only the selected host
+/// pair is alive (the other `succeeded` pair is stale); through coturn only the selected relay
+/// pair is `succeeded`, its last packet received 4–15 ms before the report.
 @Suite struct CandidatePairPathTrackerFixtureTests {
     static func fixture(_ name: String) throws -> StatsReport {
         let url = try #require(Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures"))
         return try StatsReport(json: Array(Data(contentsOf: url)))
     }
 
-    @Test(arguments: [("chromium-loopback", ConnectionPaths.udpDirect), ("derived-relay-udp", .udpRelay), ("derived-relay-tcp", .tcpRelay)])
+    @Test(arguments: [("chromium-loopback", ConnectionPaths.udpDirect), ("chromium-relay-udp", .udpRelay), ("chromium-relay-tcp", .tcpRelay)])
     func consecutiveReports(_ prefix: String, _ expected: ConnectionPaths) throws {
         var tracker = CandidatePairPathTracker()
         #expect(tracker.receive(try Self.fixture("\(prefix)-1")) == expected)
         #expect(tracker.receive(try Self.fixture("\(prefix)-2")) == nil, "unchanged: no report")
         #expect(tracker.paths == expected)
+    }
+
+    /// Through a TCP relay Chromium reports the local candidate's `protocol` as `udp` (the relay's
+    /// leg to the peer) and `relayProtocol` as `tcp` (ours to the relay): the classifier reads
+    /// `relayProtocol`. The direct pair the call had before UDP was dropped is `in-progress`
+    /// with its 9 responses: no path.
+    @Test func aTCPRelayIsToldByRelayProtocolNotProtocol() throws {
+        let report = try Self.fixture("chromium-relay-tcp-1")
+        let selected = try #require(report["CPPuZ4q8cC_/Hsx3mN0"])
+        let local = try #require(selected.string("localCandidateId").flatMap { report[$0] })
+        #expect(local.string("protocol") == "udp")
+        #expect(local.string("relayProtocol") == "tcp")
+        #expect(report["CPcZvS0lE3_cf1ahn6h"]?.string("state") == "in-progress")
+        let directOnly = StatsReport(entries: report.entries.filter { $0.type != .candidatePair || $0.id == "CPcZvS0lE3_cf1ahn6h" })
+        var tracker = CandidatePairPathTracker()
+        #expect(tracker.receive(directOnly) == nil, "no path, as before the first report")
+        #expect(tracker.receive(report) == .tcpRelay)
     }
 
     @Test func theStaleSucceededPairAloneIsNoPath() throws {

@@ -128,6 +128,26 @@ import Testing
         ])
     }
 
+    /// Lost media paths start a round like a network change, and witness for it: its worse
+    /// level is adopted without a confirming round; a later worse level needs confirming again.
+    @Test func lostMediaPathsConfirmTheRoundTheyStart() {
+        var machine = Machine(configuration: Machine.Configuration(tcpRelayConfigured: true))
+        _ = machine.receive(.start, now: .zero)
+        _ = machine.receive(.probeFinished(round: 1, Self.result(.udpBinding, true)), now: .seconds(1))
+        #expect(machine.receive(.mediaPathsLost, now: .seconds(5)) == [.runProbe(.udpBinding, round: 2)])
+        let udpLost = Self.result(.udpBinding, false), tcpOK = Self.result(.tcpAllocation, true)
+        #expect(machine.receive(.probeFinished(round: 2, udpLost), now: .milliseconds(7500)) == [.runProbe(.tcpAllocation, round: 2)])
+        #expect(machine.receive(.probeFinished(round: 2, tcpOK), now: .milliseconds(7510)) == [
+            .statusChanged(.tcp, DiscoverabilityEvidence(results: [udpLost, tcpOK], rounds: 1)),
+            .scheduleRound(at: .milliseconds(37_510)),
+        ])
+        // The next periodic round measures offline: that one is confirmed by a second round.
+        #expect(machine.receive(.timerFired, now: .milliseconds(37_510)) == [.runProbe(.udpBinding, round: 3)])
+        #expect(machine.receive(.probeFinished(round: 3, udpLost), now: .seconds(40)) == [.runProbe(.tcpAllocation, round: 3)])
+        #expect(machine.receive(.probeFinished(round: 3, Self.result(.tcpAllocation, false)), now: .seconds(42)) == [.runProbe(.tcpAllocation, round: 4)])
+        #expect(machine.status == .tcp)
+    }
+
     @Test func networkChangeAbandonsTheRoundAndCountsItsLateResults() {
         var machine = Machine(configuration: Machine.Configuration(tcpRelayConfigured: true))
         _ = machine.receive(.start, now: .zero)

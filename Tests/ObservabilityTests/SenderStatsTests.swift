@@ -27,7 +27,7 @@ import Testing
                                       reason: .bandwidth, layers: layers, publisher: PublisherID(String(repeating: "p", count: 64)), audioFallbackEnabled: false)
         let bytes = full.encoded()
         #expect(bytes.count <= SenderStatsMessage.maximumSize)
-        #expect(String(decoding: bytes, as: UTF8.self).contains(#""v":2"#))
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#""v":3"#), "this build writes version 3")
         var decoder = SenderStatsDecoder()
         let decoded = decoder.decode(bytes, receivedAt: 0)
         #expect(decoded == full)
@@ -48,7 +48,7 @@ import Testing
         (String(repeating: " ", count: 1025) + "{}", SenderStatsDecoder.Rejection.tooLarge),
         (#"{"type":"callscope-sender-stats","v":1,"seq":1,"t":1,"connectionMaxAllocatedBitrate":1"#, .malformed),
         ("[1,2,3]", .malformed),
-        (#"{"type":"callscope-sender-stats","v":3,"seq":1,"t":1,"connectionMaxAllocatedBitrate":1}"#, .unsupportedVersion),
+        (#"{"type":"callscope-sender-stats","v":4,"seq":1,"t":1,"connectionMaxAllocatedBitrate":1}"#, .unsupportedVersion),
         (#"{"type":"callscope-sender-stats","v":1.5,"seq":1,"t":1,"connectionMaxAllocatedBitrate":1}"#, .unsupportedVersion),
         (#"{"type":"callscope-sender-stats","v":2,"seq":1,"t":1,"connectionMaxAllocatedBitrate":1,"audioFallbackEnabled":"yes"}"#, .invalidValue),
         (#"{"type":"callscope-sender-stats","v":2,"seq":1,"t":1,"connectionMaxAllocatedBitrate":1,"layers":[{"w":2,"h":2,"bps":3,"rid":"a-rid-far-too-long-for-a-layer"}]}"#, .invalidValue),

@@ -9,12 +9,24 @@ public struct PeerConnectionConfiguration: Hashable, Sendable {
     public var username: String?
     /// TURN password.
     public var credential: String?
+    /// Which candidates ICE may use: all, or only TURN relays.
+    public var iceTransportPolicy: IceTransportPolicy
+
+    /// Which candidates ICE may use (W3C `RTCIceTransportPolicy`).
+    public enum IceTransportPolicy: String, Hashable, Sendable, CaseIterable {
+        /// Host, server-reflexive and relay candidates.
+        case all
+        /// Only relay candidates: every path goes through a TURN server.
+        case relay
+    }
 
     /// Creates a configuration.
-    public init(iceServers: [String] = [], username: String? = nil, credential: String? = nil) {
+    public init(iceServers: [String] = [], username: String? = nil, credential: String? = nil,
+                iceTransportPolicy: IceTransportPolicy = .all) {
         self.iceServers = iceServers
         self.username = username
         self.credential = credential
+        self.iceTransportPolicy = iceTransportPolicy
     }
 }
 

@@ -11,6 +11,30 @@ extension CallSession {
     /// ``SessionDiscoverability`` or before ``connect(display:)``.
     public func networkChanged() { discoverabilityReceive(.networkChanged) }
 
+    /// The paths to every participant went away (`worked` and not `works`), or came back after
+    /// that: the network around us likely changed without an interface change (a firewall, a
+    /// dead uplink), so a round starts at once; after a loss, the lost media count as the
+    /// confirming round of a worse level. The first paths of a call start nothing, and
+    /// neither does a return while the level is still `udp`: the round the loss started is
+    /// measuring the new network already, and starting over would only delay it (measured: a
+    /// TCP relay taking over 1.5 s after UDP was dropped put `tcp` 8.9 s after the drop, not 5.5 s).
+    func pathsToEveryoneChanged(worked: Bool, works: Bool) {
+        guard discoverability?.reevaluatesWhenPathsChange == true, var run = discoverabilityRun, worked != works else { return }
+        if worked {
+            run.pathsWereLost = true
+        } else {
+            guard run.pathsWereLost else { return }
+            run.pathsWereLost = false
+            guard run.machine.status != .udp else {
+                discoverabilityRun = run
+                return
+            }
+        }
+        discoverabilityRun = run
+        // Lost media witnesses for the round (a worse level needs no further confirmation).
+        discoverabilityReceive(worked ? .mediaPathsLost : .networkChanged)
+    }
+
     /// At connect: the first round starts.
     func startDiscoverability() {
         guard let discoverability, discoverabilityRun == nil else { return }

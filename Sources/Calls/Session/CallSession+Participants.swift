@@ -23,7 +23,10 @@ extension CallSession {
 
     /// One subscriber's report, for the paths to its participant.
     func samplePaths(_ report: StatsReport, key: ObjectIdentifier, subscriber: CallSubscriber, peerConnection: PeerConnectionID) {
+        let pathsWorked = participantBook.anyPathWorks
         deliver(participantBook.sample(report, key: key, participant: subscriber.stream.connection.connectionId, peerConnection: peerConnection))
+        pathsToEveryoneChanged(worked: pathsWorked, works: participantBook.anyPathWorks)
+        deliver(participantBook.expireRemotePaths(at: timer.elapsed))
     }
 
     /// A subscriber ended: its paths stop counting, its quality listener stops.

@@ -5,6 +5,8 @@ import Foundation
 struct PublishingState: Sendable {
     let publisher: CallPublisher
     let peerConnection: PeerConnectionID
+    /// Our own paths to the router, for the far leg of our sender-stats messages.
+    var paths = CandidatePairPathTracker()
 }
 
 extension CallSession {

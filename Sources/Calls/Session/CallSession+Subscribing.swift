@@ -101,7 +101,14 @@ extension CallSession {
                   label.hasPrefix(CallPublisher.senderStatsChannel) || label == subscriber.stream.connection.connectionId else { return }
             let time = wallClock().timeIntervalSince1970 * 1000
             statsRecorder?(.senderStatsReceived(stream: subscriber.stream, peerConnection: pc.rawValue, message: text, time: time))
+            let accepted = subscriber.statsMonitor.senderStatsCounts.accepted
             subscriber.statsMonitor.receiveSenderStats(Array(text.utf8), at: time)
+            // Only a message the monitor took says something new (a dropped one must not
+            // refresh the last one's paths).
+            if subscriber.statsMonitor.senderStatsCounts.accepted > accepted, let far = subscriber.statsMonitor.latestSenderStats?.paths {
+                deliver(participantBook.remotePathsReported(ConnectionPaths(far), participant: subscriber.stream.connection.connectionId,
+                                                            at: timer.elapsed))
+            }
         default:
             break
         }

@@ -209,6 +209,10 @@ public actor CallSession {
                     publishing.publisher.statsMonitor.senderStatsSender = send
                 }
                 statsRecorder?(.publisherSample(peerConnection: publishing.peerConnection.rawValue, report: report))
+                if self.publishing?.peerConnection == publishing.peerConnection {
+                    _ = self.publishing?.paths.receive(report)
+                    publishing.publisher.statsMonitor.senderStatsPaths = self.publishing?.paths.paths.senderStatsPaths
+                }
                 publishing.publisher.statsMonitor.ingest(report, peerConnection: publishing.peerConnection.rawValue)
                 if let message = outgoing.take() {
                     try? await engine.sendData(String(decoding: message, as: UTF8.self), label: CallPublisher.senderStatsChannel,

@@ -75,6 +75,44 @@ struct ParticipantBook: Sendable {
         return [.participantConnectionQualityChanged(participant)]
     }
 
+    /// How long a participant's reported paths stand without a newer message (the sender-stats
+    /// lifetime of `StatsEngineConfiguration`, 5 s: messages come every second).
+    static let remotePathsLifetime: Duration = .seconds(5)
+    /// When each participant's paths were last reported (session time).
+    private var remotePathsReportedAt: [String: Duration] = [:]
+
+    /// A sender-stats message from `participant` told its own paths to the router at `time`: a
+    /// `participantPathsChanged` when they differ from what it said before.
+    mutating func remotePathsReported(_ paths: ConnectionPaths, participant id: String, at time: Duration) -> [CallSessionEvent] {
+        guard var participant = participants[id] else {
+            ignoredSamples += 1
+            return []
+        }
+        remotePathsReportedAt[id] = time
+        guard participant.remotePaths != paths else { return [] }
+        participant.remotePaths = paths
+        participants[id] = participant
+        return [.participantPathsChanged(participant)]
+    }
+
+    /// Reported paths older than ``remotePathsLifetime`` at `time` are unknown again (`nil`):
+    /// the participant stopped saying (its messages stopped reaching us), so what it said last
+    /// is no longer known to hold.
+    mutating func expireRemotePaths(at time: Duration) -> [CallSessionEvent] {
+        var events: [CallSessionEvent] = []
+        for (id, reported) in remotePathsReportedAt where time - reported > Self.remotePathsLifetime {
+            remotePathsReportedAt[id] = nil
+            guard var participant = participants[id], participant.remotePaths != nil else { continue }
+            participant.remotePaths = nil
+            participants[id] = participant
+            events.append(.participantPathsChanged(participant))
+        }
+        return events
+    }
+
+    /// Whether a path works to any participant.
+    var anyPathWorks: Bool { participants.values.contains { $0.paths.isOnline } }
+
     /// A participant's paths: every working path of every subscriber to its streams.
     private mutating func refreshPaths(of id: String) -> [CallSessionEvent] {
         guard var participant = participants[id] else {

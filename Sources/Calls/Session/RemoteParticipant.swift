@@ -10,12 +10,19 @@ public struct RemoteParticipant: Hashable, Sendable {
     public var paths: ConnectionPaths
     /// The connection quality of its streams (observability §8); `nil` until first scored.
     public var connectionQuality: ConnectionQuality?
+    /// The far leg: the participant's own working paths to the router, as the latest
+    /// sender-stats message from it said (`nil` until one says — its SDK may not share them —
+    /// and again when none came for 5 s).
+    /// ``paths`` is our leg to the router for its streams.
+    public var remotePaths: ConnectionPaths?
 
     /// The connection id (the router's participant id).
     public var connectionId: String { connection.connectionId }
 
     /// Creates a participant.
-    public init(connection: CallConnection, paths: ConnectionPaths = [], connectionQuality: ConnectionQuality? = nil) {
+    public init(connection: CallConnection, paths: ConnectionPaths = [], connectionQuality: ConnectionQuality? = nil,
+                remotePaths: ConnectionPaths? = nil) {
+        self.remotePaths = remotePaths
         self.connection = connection
         self.paths = paths
         self.connectionQuality = connectionQuality

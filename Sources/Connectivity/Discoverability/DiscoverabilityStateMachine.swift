@@ -14,6 +14,8 @@
 ///   full round corrects a level that improved meanwhile.
 /// - Rounds repeat every ``Configuration/reevaluationInterval``; a network change abandons the
 ///   running round (its late results are ignored and counted) and starts a new one at once.
+/// - Lost media paths (``Input/mediaPathsLost``) start a round as a network change does, and
+///   witness for it: a worse level that round measures needs one confirming round fewer.
 /// - ``Action/statusChanged(_:_:)`` only when the status changes.
 public struct DiscoverabilityStateMachine: Sendable {
     /// The timing and the probes available.
@@ -42,6 +44,11 @@ public struct DiscoverabilityStateMachine: Sendable {
         case start
         /// The device's network changed (interface, address, route): re-evaluate now.
         case networkChanged
+        /// Every media path stopped working (a call's paths to all its participants): re-evaluate
+        /// now, as on a network change, and count the lost media as one worse round already, so a
+        /// worse level this round measures is confirmed by it rather than by another round (two
+        /// independent witnesses, as ``Configuration/confirmationRounds`` asks for).
+        case mediaPathsLost
         /// The timer of the last ``Action/scheduleRound(at:)`` fired.
         case timerFired
         /// A probe of round `round` finished.
@@ -74,6 +81,8 @@ public struct DiscoverabilityStateMachine: Sendable {
     private var bestWorse: (level: SelfConnectionStatus, results: [DiscoverabilityProbeResult])?
     private var confirmationEvidence: [DiscoverabilityProbeResult] = []
     private var started = false
+    /// The running round was started by ``Input/mediaPathsLost``.
+    private var corroborated = false
 
     /// Creates a machine; nothing happens before ``Input/start``.
     public init(configuration: Configuration) {
@@ -87,9 +96,10 @@ public struct DiscoverabilityStateMachine: Sendable {
             guard !started else { return [] }
             started = true
             return startRound()
-        case .networkChanged:
+        case .networkChanged, .mediaPathsLost:
             guard started else { return [] }
             resetWorse()                                  // evidence from the old network is void
+            defer { corroborated = input == .mediaPathsLost }
             return startRound()
         case .timerFired:
             guard running == nil, let deadline = timerDeadline, now >= deadline else {
@@ -119,6 +129,7 @@ public struct DiscoverabilityStateMachine: Sendable {
 
     private mutating func startRound(confirming: Bool = false) -> [Action] {
         round += 1
+        corroborated = false
         timerDeadline = nil
         let probe: DiscoverabilityProbe = confirming && status == .tcp ? .tcpAllocation : .udpBinding
         running = (confirming, probe, [])
@@ -159,8 +170,8 @@ public struct DiscoverabilityStateMachine: Sendable {
             return [schedule(at: now + configuration.reevaluationInterval)]
         }
         // A full round measured a worse level: the first worse round (a confirming round does
-        // not get here), or one after a network change.
-        worseRounds = 1
+        // not get here), or one after a network change; after lost media paths, the second.
+        worseRounds = corroborated ? 2 : 1
         bestWorse = (level, results)
         confirmationEvidence = []
         guard worseRounds >= configuration.confirmationRounds else { return nextConfirmation(now: now) }

@@ -16,6 +16,7 @@ public final class PublisherStatsMonitor: @unchecked Sendable {
     private let settings: PublisherSettings
     private let publisherID: PublisherID?
     private var storedSenderStatsSender: (@Sendable ([UInt8]) -> Void)?
+    private var storedSenderStatsPaths: [SenderStatsMessage.Path]?
     private static let endpoint = EndpointID("publisher")
 
     /// Creates a monitor. `relayed` for a peer-to-peer session (one connection per subscriber);
@@ -34,6 +35,14 @@ public final class PublisherStatsMonitor: @unchecked Sendable {
     public var senderStatsSender: (@Sendable ([UInt8]) -> Void)? {
         get { core.withEngine { _ in storedSenderStatsSender } }
         set { core.withEngine { _ in storedSenderStatsSender = newValue } }
+    }
+
+    /// This publisher's working paths to the router (from its publishing connection's candidate
+    /// pairs), put into every sender-stats message from the next report on (wire version 3);
+    /// `nil` (the default) sends none.
+    public var senderStatsPaths: [SenderStatsMessage.Path]? {
+        get { core.withEngine { _ in storedSenderStatsPaths } }
+        set { core.withEngine { _ in storedSenderStatsPaths = newValue } }
     }
 
     /// The stats delegate (held weakly).
@@ -56,6 +65,7 @@ public final class PublisherStatsMonitor: @unchecked Sendable {
             let callbacks = engine.ingest(sample)
             if let sender, var message = engine.senderStatsMessage(for: Self.endpoint, publisher: publisherID) {
                 message.audioFallbackEnabled = settings.audioFallbackEnabled
+                message.paths = storedSenderStatsPaths.map { given in SenderStatsMessage.Path.allCases.filter(given.contains) }
                 outgoing = (message.encoded(), sender)
             }
             return callbacks

@@ -35,6 +35,12 @@ public final class SubscriberStatsMonitor: @unchecked Sendable {
         core.withEngine { $0.receiveSenderStats(bytes, endpoint: Self.endpoint, publisher: binding.publisher, at: time) }
     }
 
+    /// The latest sender-stats message accepted from this stream's publisher (`nil` before the
+    /// first): what it last said of its own uplink, its paths to the router included.
+    public var latestSenderStats: SenderStatsMessage? {
+        core.withEngine { $0.latestSenderStats(endpoint: Self.endpoint, publisher: binding.publisher) }
+    }
+
     /// Sender-stats messages accepted and dropped so far.
     public var senderStatsCounts: SenderStatsCounts {
         core.withEngine { $0.senderStatsCounts(endpoint: Self.endpoint) }

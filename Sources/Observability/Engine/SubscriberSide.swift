@@ -76,6 +76,11 @@ struct SubscriberSide: Sendable {
         measured[StreamKey(endpoint: endpoint, stream: stream)]
     }
 
+    /// The latest message `endpoint` accepted from `publisher`.
+    func latestSenderStats(endpoint: EndpointID, publisher: PublisherID) -> SenderStatsMessage? {
+        inboxes[InboxKey(endpoint: endpoint, publisher: publisher)]?.received.latest?.message
+    }
+
     /// Values out of their physical bounds, dropped so far.
     var droppedValues: DroppedValues {
         var total = DroppedValues()

@@ -129,9 +129,22 @@ public struct SenderStatsDecoder: Sendable {
             guard case .bool(let allowed) = field else { return .failure(.invalidValue) }
             audioFallbackEnabled = allowed
         }
+        // Version 3: the publisher's paths, each a known name at most once (versions 1 and 2
+        // did not define the field: ignored there, as any unknown field).
+        var paths: [SenderStatsMessage.Path]?
+        if version >= 3, let field = value["paths"], field != .null {
+            guard let array = field.array, array.count <= SenderStatsMessage.Path.allCases.count else { return .failure(.invalidValue) }
+            var found: [SenderStatsMessage.Path] = []
+            for element in array {
+                guard let path = element.string.flatMap(SenderStatsMessage.Path.init(rawValue:)), !found.contains(path) else { return .failure(.invalidValue) }
+                found.append(path)
+            }
+            paths = found
+        }
         return .success(SenderStatsMessage(
             sequence: Int(sequence), timestamp: timestamp, connectionMaxAllocatedBitrate: allocated,
             connectionEstimatedBandwidth: estimate, roundTripTime: roundTrip, lossFraction: loss,
-            condition: condition, reason: reason, layers: layers, publisher: publisher, audioFallbackEnabled: audioFallbackEnabled))
+            condition: condition, reason: reason, layers: layers, publisher: publisher, audioFallbackEnabled: audioFallbackEnabled,
+            paths: paths))
     }
 }

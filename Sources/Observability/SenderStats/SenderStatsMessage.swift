@@ -1,23 +1,25 @@
 import RTCStats
 
 /// The sender-side stats message a publisher sends its subscribers once per interval over a
-/// data channel (wire version 2, at most 1 KiB of JSON; version 1 — without `rid` on the
-/// layers and without `audioFallbackEnabled` — is still read):
+/// data channel (wire version 3, at most 1 KiB of JSON; version 1 — without `rid` on the
+/// layers and without `audioFallbackEnabled` — and version 2 — without `paths` — are still read):
 ///
 /// ```json
-/// {"type":"callscope-sender-stats","v":2,"seq":17,"t":1795983359122,
+/// {"type":"callscope-sender-stats","v":3,"seq":17,"t":1795983359122,
 ///  "connectionMaxAllocatedBitrate":2214000,"connectionEstimatedBandwidth":267203,
 ///  "rttMs":12,"lossFraction":0.02,"condition":"critical","reason":"bandwidth",
-///  "layers":[{"w":240,"h":135,"bps":150000,"rid":"q"}],"audioFallbackEnabled":true,"publisher":"feed-4711"}
+///  "layers":[{"w":240,"h":135,"bps":150000,"rid":"q"}],"audioFallbackEnabled":true,"paths":["udpRelay"],"publisher":"feed-4711"}
 /// ```
 /// Beyond the seeds' two bitrates it carries the publisher's uplink loss and RTT, so a subscriber
 /// can tell loss that arrived already lost, and (optionally) the publisher's own uplink condition
 /// and the bitrate of each layer it sends, the demand a subscriber's downlink is measured against.
+/// In a routed call it also carries the far leg: the publisher's own working paths to the router
+/// (version 3), so a subscriber can show both legs.
 public struct SenderStatsMessage: Sendable, Hashable {
     /// The wire version this build writes.
-    public static let version = 2
+    public static let version = 3
     /// The wire versions this build reads.
-    public static let readableVersions = 1...2
+    public static let readableVersions = 1...3
     /// The longest layer `rid` accepted, in UTF-8 bytes.
     public static let maximumRidLength = 16
     /// The `type` tag.
@@ -47,6 +49,17 @@ public struct SenderStatsMessage: Sendable, Hashable {
         }
     }
 
+    /// A kind of working path from the publisher to the router (the names of the Calls module's
+    /// `ConnectionPaths`): what its publishing connection's working candidate pairs go over.
+    public enum Path: String, Sendable, Hashable, CaseIterable {
+        /// A non-relayed candidate over UDP.
+        case udpDirect
+        /// A TURN relay reached over UDP.
+        case udpRelay
+        /// A TURN relay reached over TCP or TLS.
+        case tcpRelay
+    }
+
     /// Sequence number, increasing per message.
     public var sequence: Int
     /// Unix ms when the publisher sampled its stats.
@@ -72,10 +85,14 @@ public struct SenderStatsMessage: Sendable, Hashable {
     /// Whether the publisher lets subscribers fall back to audio only when their network cannot
     /// carry its video (`PublisherSettings.audioFallbackEnabled`; `nil` from version 1: allowed).
     public var audioFallbackEnabled: Bool?
+    /// The publisher's working paths to the router, each once, in ``Path`` declaration order
+    /// (version 3; `nil` when the publisher did not say, empty when none of its pairs works).
+    public var paths: [Path]?
 
     /// Creates a message.
-    public init(sequence: Int, timestamp: Double, connectionMaxAllocatedBitrate: Double, connectionEstimatedBandwidth: Double?, roundTripTime: Double? = nil, lossFraction: Double? = nil, condition: NetworkCondition? = nil, reason: NetworkConditionReason? = nil, layers: [Layer] = [], publisher: PublisherID? = nil, audioFallbackEnabled: Bool? = nil) {
+    public init(sequence: Int, timestamp: Double, connectionMaxAllocatedBitrate: Double, connectionEstimatedBandwidth: Double?, roundTripTime: Double? = nil, lossFraction: Double? = nil, condition: NetworkCondition? = nil, reason: NetworkConditionReason? = nil, layers: [Layer] = [], publisher: PublisherID? = nil, audioFallbackEnabled: Bool? = nil, paths: [Path]? = nil) {
         self.publisher = publisher
+        self.paths = paths.map { given in Path.allCases.filter(given.contains) }
         self.audioFallbackEnabled = audioFallbackEnabled
         self.sequence = sequence
         self.timestamp = timestamp
@@ -113,6 +130,7 @@ public struct SenderStatsMessage: Sendable, Hashable {
             })))
         }
         if let audioFallbackEnabled { fields.append(StatsField("audioFallbackEnabled", .bool(audioFallbackEnabled))) }
+        if let paths { fields.append(StatsField("paths", .array(Path.allCases.filter(paths.contains).map { .string($0.rawValue) }))) }
         if let publisher, (1...Self.maximumPublisherLength).contains(publisher.rawValue.utf8.count) {
             fields.append(StatsField("publisher", .string(publisher.rawValue)))
         }

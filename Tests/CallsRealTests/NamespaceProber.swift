@@ -1,0 +1,47 @@
+import Connectivity
+import ConnectivityProbe
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs `DiscoverabilityProber`'s probes from inside the test's network namespace, where the
+/// subscriber's Chromium is (so its level follows that namespace's firewall): each probe on a
+/// thread of its own that first joins the namespace with `setns(2)`, which moves only the
+/// calling thread. The thread ends with the probe, so no other code runs in the namespace.
+struct NamespaceProber: DiscoverabilityProbing {
+    let prober: DiscoverabilityProber
+    let namespacePath: String
+
+    init(configuration: DiscoverabilityProbeConfiguration, namespace: String = NetworkNamespace.name) {
+        prober = DiscoverabilityProber(configuration: configuration)
+        namespacePath = "/var/run/netns/\(namespace)"
+    }
+
+    var tcpRelayConfigured: Bool { prober.tcpRelayConfigured }
+
+    func probe(_ probe: DiscoverabilityProbe) async -> DiscoverabilityProbeResult {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { [prober, namespacePath] in
+                guard Self.joinNamespace(namespacePath) else {
+                    continuation.resume(returning: DiscoverabilityProbeResult(probe: probe, succeeded: false, elapsed: .zero,
+                                                                              detail: "could not join \(namespacePath)"))
+                    return
+                }
+                continuation.resume(returning: prober.run(probe))
+            }
+            thread.start()
+        }
+    }
+
+    /// Moves the calling thread into the network namespace at `path`.
+    private static func joinNamespace(_ path: String) -> Bool {
+        typealias SetNamespace = @convention(c) (Int32, Int32) -> Int32
+        guard let symbol = dlsym(nil, "setns") else { return false }
+        let setNamespace = unsafeBitCast(symbol, to: SetNamespace.self)
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return setNamespace(descriptor, 0x4000_0000) == 0          // CLONE_NEWNET
+    }
+}
