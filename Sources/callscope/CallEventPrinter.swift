@@ -37,6 +37,10 @@ final class CallEventPrinter: Sendable {
             line(callback: "session.didDisconnect", peer: "session", stream: "", data: .object([]))
         case .didFail(let error):
             line(callback: "session.didFail", peer: "session", stream: "", data: .object([StatsField("error", .string(error.description))]))
+        case .streamVideoDimensionsChanged(let stream):
+            line(callback: "session.streamVideoDimensionsChanged", peer: "session", stream: stream.streamId,
+                 data: .object([StatsField("width", stream.videoDimensions.map { .number(Double($0.width)) } ?? .null),
+                                StatsField("height", stream.videoDimensions.map { .number(Double($0.height)) } ?? .null)]))
         case .participantDidConnect, .participantDidDisconnect, .participantPathsChanged,
              .participantConnectionQualityChanged, .connectionStateChanged:
             connectionLine(event)

@@ -224,6 +224,7 @@ public actor CallSession {
             statsRecorder?(.subscriberSample(stream: current.subscriber.stream, peerConnection: pc.rawValue, report: report))
             current.subscriber.statsMonitor.ingest(report, peerConnection: pc.rawValue)
             samplePaths(report, key: key, subscriber: current.subscriber, peerConnection: pc)
+            decodedVideo(report, subscriber: current.subscriber)
             let pair = SelectedPairProgress(report)
             await feed(key, .statsSample(pc, bytesReceived: pair.bytesReceived, responsesReceived: pair.responsesReceived))
         }
@@ -260,6 +261,7 @@ public actor CallSession {
                 case .participantPathsChanged(let participant): delegate.session(self, didUpdatePaths: participant)
                 case .participantConnectionQualityChanged(let participant): delegate.session(self, didUpdateConnectionQuality: participant)
                 case .connectionStateChanged(let state): delegate.session(self, didUpdateConnectionState: state)
+                case .streamVideoDimensionsChanged(let stream): delegate.session(self, streamVideoDimensionsChanged: stream)
                 }
             }
         }
