@@ -79,6 +79,17 @@ import Testing
         #expect(try await rig.stream("7").videoDimensions == CallVideoDimensions(width: 480, height: 270))
     }
 
+    @Test func aStreamIsTheSameStreamWhateverItsSize() throws {
+        let stream = CallStream(streamId: "7", connection: CallConnection(connectionId: "7", creationTime: RoomRosterTests.t, data: nil),
+                                creationTime: RoomRosterTests.t, hasAudio: true, hasVideo: true, name: "p7", videoType: .camera)
+        var sized = stream
+        sized.videoDimensions = CallVideoDimensions(width: 960, height: 540)
+        #expect(sized == stream && Set([stream, sized]).count == 1)
+        var other = stream
+        other.name = "other"
+        #expect(other != stream)
+    }
+
     static func sizes(_ events: [CallSessionEvent]) -> [String] {
         events.compactMap { event in
             guard case .streamVideoDimensionsChanged(let stream) = event, let size = stream.videoDimensions else { return nil }

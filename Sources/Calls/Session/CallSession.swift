@@ -145,6 +145,7 @@ public actor CallSession {
                     do { try await self?.timer.sleep(untilElapsed: next) } catch { return }
                     guard let self, await self.isConnected else { return }
                     await self.checkSubscriberHealth()
+                    await self.checkPublisherHealth()
                 }
             })
         }
@@ -157,6 +158,7 @@ public actor CallSession {
                 try? await signaling.trickle(candidate, on: handle)
             }
         default:
+            if await publisherReceived(event) { return }
             if let pc = event.peerConnection, let key = subscriptionsByPeer[pc] {
                 await subscriptionReceived(event, key: key)
             }
@@ -176,8 +178,10 @@ public actor CallSession {
         case .offer(let handle, let offer):
             if let key = subscriptionsByHandle[handle] { await renegotiate(key, offer: offer) }
         case .mediaUp(let handle):
+            if await publisherReceived(event) { return }
             if let key = subscriptionsByHandle[handle] { await subscriptionMediaUp(key) }
         case .hangup(let handle, _):
+            if await publisherReceived(event) { return }
             if let key = subscriptionsByHandle[handle] { await subscriptionHungUp(key, handle: handle) }
         case .sessionLost(let reason):
             await rejoin(after: reason)
@@ -214,6 +218,7 @@ public actor CallSession {
                     try? await engine.sendData(String(decoding: message, as: UTF8.self), label: CallPublisher.senderStatsChannel,
                                                on: publishing.peerConnection)
                 }
+                await publisherSampled(report, peerConnection: publishing.peerConnection)
             }
         }
         for (key, state) in subscriptions {
