@@ -96,18 +96,13 @@ final class CallEventPrinter: Sendable {
         let now = Date().timeIntervalSince1970 * 1000
         switch format {
         case .ndjson:
-            var text = "{\"t\":"
-            JSONWriter.writeNumber(now.rounded(), to: &text)
-            text += ",\"peer\":"
-            JSONWriter.writeString(peer, to: &text)
-            text += ",\"pc\":\"\",\"stream\":"
-            JSONWriter.writeString(stream, to: &text)
-            text += ",\"callback\":"
-            JSONWriter.writeString(callback, to: &text)
-            text += ",\"data\":"
-            JSONWriter.write(data, to: &text)
-            text += "}"
-            write(text)
+            var line = NDJSONLine(t: now.rounded())
+            line.string("peer", peer)
+            line.string("pc", "")
+            line.string("stream", stream)
+            line.string("callback", callback)
+            line.value("data", data)
+            write(line.line)
         case .text:
             write("\(Self.clock(now)) \(callback) \(stream) \(JSONWriter.string(data))")
         }
