@@ -65,9 +65,23 @@ final class CallEventPrinter: Sendable {
         add(Task { for await callback in stats { self.stats(callback, stream: streamID) } })
     }
 
-    /// Prints a publisher's stats callbacks as they come.
+    /// Prints a publisher's lifecycle events and stats callbacks as they come.
     func follow(_ publisher: CallPublisher) {
-        let stats = publisher.statsMonitor.events
+        let lifecycle = publisher.events, stats = publisher.statsMonitor.events
+        add(Task {
+            for await event in lifecycle {
+                switch event {
+                case .didConnect(let stream): self.line(callback: "publisher.didConnect", peer: "publisher", stream: stream.streamId, data: .object([]))
+                case .didDisconnect(let stream): self.line(callback: "publisher.didDisconnect", peer: "publisher", stream: stream.streamId, data: .object([]))
+                case .didReconnect(let stream): self.line(callback: "publisher.didReconnect", peer: "publisher", stream: stream.streamId, data: .object([]))
+                case .streamDestroyed(let stream, let reason):
+                    self.line(callback: "publisher.streamDestroyed", peer: "publisher", stream: stream.streamId,
+                              data: .object([StatsField("reason", .string(reason.rawValue))]))
+                case .didFail(let error):
+                    self.line(callback: "publisher.didFail", peer: "publisher", stream: "", data: .object([StatsField("error", .string(error.description))]))
+                }
+            }
+        })
         add(Task { for await callback in stats { self.stats(callback, stream: "") } })
     }
 
