@@ -44,3 +44,44 @@ extension RealReconnectionTests {
         }
     }
 }
+
+extension RealReconnectionTests {
+    /// Alice's namespace dropped for 40 s, longer than the 30 s window: her publisher reports
+    /// `didDisconnect`, then, its media not back within the window, `streamDestroyed`
+    /// (`mediaLost`) once, about 30 s later, and stops publishing; nothing after it, even when the
+    /// path comes back. Bob's session loses her stream (Janus' `unpublished`), once.
+    @Test(.timeLimit(.minutes(3)))
+    func publisherBlackoutOf40SecondsUnpublishesAfterTheWindow() async throws {
+        await TwoClientCall.run("publisher 40 s blackout", .init(namespaced: .alice)) { call in
+            let namespace = try #require(call.namespace)
+            let period = Task { try await blackout(namespace, seconds: 40) }
+            let disconnected = await call.publisherEvents.wait(.seconds(8)) { if case .didDisconnect = $0 { true } else { false } }
+            let (start, _) = try await period.value
+            try await Task.sleep(for: .seconds(5))
+            let events = call.publisherEvents.all
+            let destroyed = events.filter { if case .streamDestroyed(_, .mediaLost) = $0.1 { true } else { false } }
+            let window = zip(disconnected.map { [$0] } ?? [], destroyed.map(\.0)).map { $1.timeIntervalSince($0) }.first
+            let bobLines = call.bobEvents.all.compactMap { item -> String? in
+                switch item.1 {
+                case .streamCreated(let s): String(format: "%+.2f streamCreated %@", item.0.timeIntervalSince(start), s.streamId)
+                case .streamDestroyed(let s, let r): String(format: "%+.2f streamDestroyed %@ %@", item.0.timeIntervalSince(start), s.streamId, r.rawValue)
+                case .connectionDestroyed(let c): String(format: "%+.2f connectionDestroyed %@", item.0.timeIntervalSince(start), c.connectionId)
+                case .connectionCreated(let c): String(format: "%+.2f connectionCreated %@", item.0.timeIntervalSince(start), c.connectionId)
+                default: nil
+                }
+            }
+            progress("measured publisher 40 s: didDisconnect \(disconnected.map { String(format: "%.2f", $0.timeIntervalSince(start)) } ?? "never") s after the start, "
+                     + "streamDestroyed \(window.map { String(format: "%.2f", $0) } ?? "never") s after didDisconnect; publisher events "
+                     + "\(events.map { String(format: "%+.2f %@", $0.0.timeIntervalSince(start), "\($0.1)".prefix(30).description) }); bob: \(bobLines)")
+            #expect(disconnected.map { $0.timeIntervalSince(start) <= 4 } == true, "didDisconnect within 4 s")
+            #expect(destroyed.count == 1, "one streamDestroyed(mediaLost): \(events.map(\.1))")
+            #expect(window.map { $0 >= 29.5 && $0 <= 31.5 } == true, "streamDestroyed at the 30 s window: \(String(describing: window))")
+            #expect(call.publisher.stream == nil, "no longer publishing")
+            if let end = destroyed.first?.0 {
+                #expect(!events.contains { $0.0 > end }, "nothing after streamDestroyed: \(events.map(\.1))")
+            }
+            let bobDestroyed = call.bobEvents.all.filter { if case .streamDestroyed(let s, _) = $0.1 { s.streamId == call.stream.streamId } else { false } }
+            #expect(bobDestroyed.count == 1, "bob loses alice's stream once: \(bobLines)")
+        }
+    }
+}
