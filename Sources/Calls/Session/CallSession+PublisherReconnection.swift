@@ -78,7 +78,7 @@ extension CallSession {
             case .tearDown(let pc, _):
                 // The participant handle is our membership of the room: it stays.
                 publishing = nil
-                for task in timers.removeValue(forKey: ObjectIdentifier(publisher)) ?? [] { task.cancel() }
+                cancelPublisherTimers(publisher)
                 if let pc {
                     trickle.forget(pc)
                     try? await engine.closePeerConnection(pc)

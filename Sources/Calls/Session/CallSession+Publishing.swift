@@ -27,6 +27,11 @@ extension CallSession {
             _ = publishing?.machine.receive(.peerConnectionStarted(made, handle), now: timer.elapsed)
             let offer = try await preparePublishingOffer(publisher, on: made)
             let answer = try await signaling.publish(offer: offer)
+            // Published: the stream exists before the connection can report anything about it.
+            let media = publisher.settings.media
+            publisher.setStream(CallStream(streamId: connection.connectionId, connection: connection, creationTime: wallClock(),
+                                           hasAudio: media.audio, hasVideo: media.video, name: publisher.settings.name,
+                                           videoType: publisher.settings.videoType))
             for candidate in trickle.ready(made, handle: handle) { try? await signaling.trickle(candidate, on: handle) }
             try await engine.setRemoteDescription(answer, on: made)
         } catch {
@@ -35,20 +40,23 @@ extension CallSession {
                 try? await engine.closePeerConnection(pc)
             }
             publishing = nil
+            cancelPublisherTimers(publisher)
+            publisher.setStream(nil)
             throw CallError.wrapping(error, "publish")
         }
-        let media = publisher.settings.media
-        publisher.setStream(CallStream(streamId: connection.connectionId, connection: connection, creationTime: wallClock(),
-                                       hasAudio: media.audio, hasVideo: media.video, name: publisher.settings.name,
-                                       videoType: publisher.settings.videoType))
         if let made = pc { await feedPublisher(.answerSent(made)) }
+    }
+
+    /// Cancels the publisher machine's timers (a new machine starts its generations afresh).
+    func cancelPublisherTimers(_ publisher: CallPublisher) {
+        for task in timers.removeValue(forKey: ObjectIdentifier(publisher)) ?? [] { task.cancel() }
     }
 
     /// Stops publishing (idempotent).
     public func unpublish(_ publisher: CallPublisher) async {
         guard let publishing, publishing.publisher === publisher else { return }
         self.publishing = nil
-        for task in timers.removeValue(forKey: ObjectIdentifier(publisher)) ?? [] { task.cancel() }
+        cancelPublisherTimers(publisher)
         trickle.forget(publishing.peerConnection)
         try? await signaling.unpublish()
         try? await engine.closePeerConnection(publishing.peerConnection)

@@ -106,6 +106,7 @@ public actor CallSession {
             forget(key)
         }
         if let publishing {
+            cancelPublisherTimers(publishing.publisher)
             try? await engine.closePeerConnection(publishing.peerConnection)
             publishing.publisher.setStream(nil)
             self.publishing = nil
