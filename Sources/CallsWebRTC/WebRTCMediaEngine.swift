@@ -1,5 +1,7 @@
 #if canImport(WebRTC)
+import AVFoundation
 import Calls
+import CoreMedia
 import Foundation
 import Observability
 import RTCStats

@@ -117,7 +117,13 @@ extension CallSession {
             publishing?.peerConnection = pc
             let offer = try await preparePublishingOffer(publisher, on: pc)
             let result = try await signaling.republish(offer: offer, display: connection.data, participantID: FeedID(connection.connectionId))
-            guard publishing?.peerConnection == pc else { return }
+            guard publishing?.peerConnection == pc else {
+                // Unpublished (or the session ended) while we waited: take the new feed down again.
+                trickle.forget(pc)
+                try? await engine.closePeerConnection(pc)
+                try? await signaling.unpublish()
+                return
+            }
             let handle = result.join.participantHandle
             trickle.participantHandle = handle
             adoptParticipantID(result.join, publisher: publisher)
