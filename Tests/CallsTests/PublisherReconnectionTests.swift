@@ -128,6 +128,25 @@ import Testing
         #expect(!p.rig.signaling.calls.contains { $0.hasPrefix("republish") })
     }
 
+    @Test func bytesStillSentDoNotKeepAPublisherConnected() async throws {
+        let p = try await Self.published()
+        // Its selected pair keeps sending (into the void); nothing comes back.
+        for (second, received) in [(1, 300.0), (2, 600), (3, 600), (4, 600), (5, 600)] {
+            var entries = CallSessionTests.pairReport(bytes: received).entries
+            entries = entries.map { entry in
+                guard entry.type == .candidatePair else { return entry }
+                return StatsEntry(id: entry.id, type: entry.type, timestamp: entry.timestamp,
+                                  fields: entry.fields + [StatsField("bytesSent", .number(Double(second) * 100_000))])
+            }
+            p.rig.engine.setReport(StatsReport(entries: entries), for: Self.pc1)
+            await p.rig.clock.waitForSleepers(1)
+            p.rig.clock.advance(by: .seconds(1))
+            await eventually("sample \(second)") { p.rig.engine.calls.filter { $0 == "stats pc-1" }.count == second }
+        }
+        await eventually("didDisconnect") { p.events.all.count == 2 }
+        guard case .didDisconnect = p.events.all.last else { Issue.record("expected didDisconnect: \(p.events.all)"); return }
+    }
+
     @Test func aRouterHangupRepublishesOnANewHandleUnderTheSameId() async throws {
         let p = try await Self.published()
         let stream = try #require(p.publisher.stream)
