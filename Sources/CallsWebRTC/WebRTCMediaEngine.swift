@@ -63,7 +63,9 @@ public final class WebRTCMediaEngine: MediaEngine, @unchecked Sendable {
         let id = withLock { table.nextID() }
         let observer = PeerConnectionObserver(id: id, continuation: continuation)
         let constraints = RTCMediaConstraints(mandatoryConstraints: nil, optionalConstraints: nil)
-        guard let peer = factory.peerConnection(with: rtcConfiguration, constraints: constraints, delegate: observer) else {
+        // Nonnull in older framework headers, nullable in newer ones: typed optional for both.
+        let made: RTCPeerConnection? = factory.peerConnection(with: rtcConfiguration, constraints: constraints, delegate: observer)
+        guard let peer = made else {
             throw MediaEngineError(.engineUnavailable, "RTCPeerConnectionFactory returned no peer connection")
         }
         withLock { table.connections[id] = Connection(peer: peer, observer: observer) }
@@ -90,7 +92,8 @@ public final class WebRTCMediaEngine: MediaEngine, @unchecked Sendable {
                 encoding.maxBitrateBps = NSNumber(value: bitrate)
                 transceiverInit.sendEncodings = [encoding]
             }
-            guard connection.peer.addTransceiver(with: track, init: transceiverInit) != nil else {
+            let transceiver: RTCRtpTransceiver? = connection.peer.addTransceiver(with: track, init: transceiverInit)
+            guard transceiver != nil else {
                 throw MediaEngineError(.rejected, "addTransceiver(audio) failed on \(id)")
             }
         }
@@ -108,7 +111,8 @@ public final class WebRTCMediaEngine: MediaEngine, @unchecked Sendable {
                 encoding.maxBitrateBps = NSNumber(value: layer.maxBitrate)
                 return encoding
             }
-            guard connection.peer.addTransceiver(with: track, init: transceiverInit) != nil else {
+            let transceiver: RTCRtpTransceiver? = connection.peer.addTransceiver(with: track, init: transceiverInit)
+            guard transceiver != nil else {
                 throw MediaEngineError(.rejected, "addTransceiver(video) failed on \(id)")
             }
             if let handOver = options.videoSource {
@@ -211,7 +215,8 @@ public final class WebRTCMediaEngine: MediaEngine, @unchecked Sendable {
         let connection = try connection(id)
         let configuration = RTCDataChannelConfiguration()
         configuration.isOrdered = true
-        guard let channel = connection.peer.dataChannel(forLabel: label, configuration: configuration) else {
+        let made: RTCDataChannel? = connection.peer.dataChannel(forLabel: label, configuration: configuration)
+        guard let channel = made else {
             throw MediaEngineError(.rejected, "dataChannel(forLabel: \(label)) failed on \(id)")
         }
         connection.observer.watch(channel)
