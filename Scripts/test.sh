@@ -90,6 +90,6 @@ bash Scripts/fuzz.sh 20
 # And a publisher blackout (Alice's Chromium in the namespace, 8 s): publisher didDisconnect and
 # didReconnect (18.4 s measured; 115 s for the four); and for 40 s: one publisher streamDestroyed at
 # the 30 s window, after a republish (54 s; ~170 s for the five).
-CALLSCOPE_REAL=1 CALLSCOPE_REAL_NETNS=1 timeout 300 swift test -Xswiftc -warnings-as-errors --filter RealReconnectionTests
+CALLSCOPE_REAL=1 CALLSCOPE_REAL_NETNS=1 timeout 420 swift test -Xswiftc -warnings-as-errors --filter RealReconnectionTests
 # A real call through the rig: the engine must see a publisher uplink cap (see Rig/README.md).
 bash Rig/ci_smoke.sh
