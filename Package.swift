@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Calls", targets: ["Calls"]),
         .library(name: "CallsJanus", targets: ["CallsJanus"]),
         .library(name: "CallsChromium", targets: ["CallsChromium"]),
+        .library(name: "CallsWebRTC", targets: ["CallsWebRTC"]),
         .library(name: "CallScopeTesting", targets: ["CallScopeTesting"]),
         .executable(name: "callscope", targets: ["callscope"]),
     ],
@@ -30,6 +31,8 @@ let package = Package(
         .target(name: "Calls", dependencies: ["Observability", "RTCStats", "Connectivity"]),
         .target(name: "CallsJanus", dependencies: ["Calls", "Observability", "RTCStats"]),
         .target(name: "CallsChromium", dependencies: ["Calls", "Observability", "RTCStats"]),
+        // Apple's (Google's) WebRTC.framework, all behind `#if canImport(WebRTC)`: empty on Linux.
+        .target(name: "CallsWebRTC", dependencies: ["Calls", "Observability", "RTCStats"]),
         .target(name: "CallScopeTesting", dependencies: ["Calls", "Observability", "RTCStats"]),
         .target(name: "CallScopeReplay", dependencies: ["Observability", "RTCStats"]),
         // Discoverability: the portable part (crypto, STUN codec, state machine; no I/O, no clock)

@@ -69,6 +69,24 @@ public final class FakeSignaling: Signaling, Sendable {
     /// Records `unpublish`.
     public func unpublish() async throws { try record("unpublish") }
 
+    /// Records `restartPublisherIce OFFER`, answers `answer to OFFER`.
+    public func restartPublisherIce(offer: SessionDescription) async throws -> SessionDescription {
+        try record("restartPublisherIce \(offer.sdp)")
+        return SessionDescription(kind: .answer, sdp: "answer to \(offer.sdp)")
+    }
+
+    /// Records `republish ID OFFER`; joins again on `participant-N` under the id
+    /// ``setRoom(participantID:feeds:)`` set (the one asked for, unless a test changed it).
+    public func republish(offer: SessionDescription, display: String?, participantID: FeedID) async throws -> Republished {
+        try record("republish \(participantID) \(offer.sdp)")
+        let join = state.withLock { state -> RoomJoin in
+            state.nextHandle += 1
+            return RoomJoin(participantID: state.participantID, participantHandle: RouterHandleID("participant-\(state.nextHandle)"),
+                            feeds: state.feeds)
+        }
+        return Republished(join: join, answer: SessionDescription(kind: .answer, sdp: "answer to \(offer.sdp)"))
+    }
+
     /// Records `subscribe FEED`, opens `sub-N`.
     public func subscribe(to feed: FeedID) async throws -> SubscriptionOffer {
         try record("subscribe \(feed)")

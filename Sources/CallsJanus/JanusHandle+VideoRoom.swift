@@ -5,9 +5,12 @@ import RTCStats
 extension JanusHandle {
     /// Joins `room` as a participant (`ptype: publisher`; it need not publish). Room events
     /// (`publishers`, `unpublished`, `leaving`, `joining`) then arrive on ``events``.
-    public func joinAsPublisher(room: UInt64, display: String?) async throws(JanusError) -> VideoRoomJoined {
+    /// - Parameter id: the participant id to ask for (Janus refuses one in use, error 436);
+    ///   `nil` lets Janus choose.
+    public func joinAsPublisher(room: UInt64, display: String?, id: UInt64? = nil) async throws(JanusError) -> VideoRoomJoined {
         var body: StatsValue = .object(["request": .string("join"), "ptype": .string("publisher"), "room": .integer(room)])
         if let display { body = body.setting("display", .string(display)) }
+        if let id { body = body.setting("id", .integer(id)) }
         let reply = try await message(body)
         guard reply.data["videoroom"]?.string == "joined", let id = reply.data["id"]?.unsignedInteger else {
             throw JanusError(.malformedReply, "join: expected videoroom joined, got \(JSONWriter.string(reply.data).prefix(200))")
@@ -22,6 +25,16 @@ extension JanusHandle {
         let reply = try await message(body, jsep: offer)
         guard let answer = reply.jsep, answer.kind == .answer else {
             throw JanusError(.malformedReply, "publish: no JSEP answer in \(JSONWriter.string(reply.data).prefix(200))")
+        }
+        return answer
+    }
+
+    /// Publisher `configure` with a new offer (an ICE restart or a renegotiation); returns
+    /// Janus' answer.
+    public func reconfigurePublisher(offer: SessionDescription) async throws(JanusError) -> SessionDescription {
+        let reply = try await message(.object(["request": .string("configure")]), jsep: offer)
+        guard let answer = reply.jsep, answer.kind == .answer else {
+            throw JanusError(.malformedReply, "configure: no JSEP answer in \(JSONWriter.string(reply.data).prefix(200))")
         }
         return answer
     }

@@ -69,6 +69,45 @@ public actor JanusSignaling: Signaling {
         }
     }
 
+    /// Publisher `configure` with the ICE-restart offer on the participant handle.
+    public func restartPublisherIce(offer: SessionDescription) async throws -> SessionDescription {
+        guard let participant else { throw SignalingError(sessionLost: true, "ICE restart before join") }
+        do {
+            return try await participant.reconfigurePublisher(offer: offer)
+        } catch {
+            throw SignalingError(error)
+        }
+    }
+
+    /// The old participant handle leaves and detaches; a new one joins (asking for the old id,
+    /// else taking a new one) and publishes.
+    public func republish(offer: SessionDescription, display: String?, participantID: FeedID) async throws -> Republished {
+        guard let session else { throw SignalingError(sessionLost: true, "republish before join") }
+        do {
+            if let old = participant {
+                participant = nil
+                _ = try? await old.leave()
+                await old.detach()
+            }
+            let handle = try await session.attach(opaqueID: "callscope-participant")
+            participant = handle
+            forward(handle, participant: true)
+            let joined: VideoRoomJoined
+            do {
+                joined = try await handle.joinAsPublisher(room: room, display: display, id: UInt64(participantID.rawValue))
+            } catch where error.routerCode == 436 {       // the id is still taken: Janus chooses
+                joined = try await handle.joinAsPublisher(room: room, display: display)
+            }
+            privateID = joined.privateID
+            let answer = try await handle.publish(offer: offer)
+            return Republished(join: RoomJoin(participantID: FeedID("\(joined.id)"), participantHandle: RouterHandleID("\(handle.id)"),
+                                              feeds: joined.publishers.map(RouterFeed.init)),
+                               answer: answer)
+        } catch {
+            throw SignalingError(error)
+        }
+    }
+
     /// Attaches a subscriber handle and joins it as subscriber of all of `feed`'s streams.
     public func subscribe(to feed: FeedID) async throws -> SubscriptionOffer {
         guard let session else { throw SignalingError(sessionLost: true, "subscribe before join") }
@@ -160,9 +199,10 @@ public actor JanusSignaling: Signaling {
                 continuation.yield(.offer(handle, jsep))
             }
         case .webrtcUp:
-            if !participant { continuation.yield(.mediaUp(handle)) }
+            continuation.yield(.mediaUp(handle))
         case .hangup(let reason):
-            if !participant { continuation.yield(.hangup(handle, reason: reason)) }
+            // The participant handle's hangup is the publisher's: it publishes again.
+            continuation.yield(.hangup(handle, reason: reason))
         case .sessionLost(let error):
             guard !lostReported else { return }
             lostReported = true

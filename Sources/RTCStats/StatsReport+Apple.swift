@@ -34,13 +34,30 @@ extension StatsReport {
     /// Values may be `NSNumber`/Swift numbers, Booleans, strings, arrays and dictionaries;
     /// anything else is kept as its description string.
     public init(appleStatistics: [String: AppleStatistic]) {
-        var entries: [StatsEntry] = []
-        entries.reserveCapacity(appleStatistics.count)
-        for (id, object) in appleStatistics.sorted(by: { $0.key < $1.key }) {
-            let fields = object.values.sorted { $0.key < $1.key }.map { StatsField($0.key, StatsValue(any: $0.value)) }
-            entries.append(StatsEntry(id: id, type: StatsType(rawValue: object.type), timestamp: object.timestampUs / 1000, fields: fields))
+        self.init(appleStatistics: appleStatistics.map { (id: $0.key, type: $0.value.type, timestampMicroseconds: $0.value.timestampUs,
+                                                          values: $0.value.values) })
+    }
+
+    /// Builds a report from `RTCStatistics` objects taken apart: each one's `id`, `type`,
+    /// `timestamp_us` and `values`, as the Objective-C bridge hands them over (`NSNumber` for
+    /// numbers and Booleans, `NSString`, `NSArray`, `NSDictionary`). The `CallsWebRTC` adapter's
+    /// `StatsReport(appleStatistics: RTCStatisticsReport)` maps each `RTCStatistics` into this;
+    /// it is separate so that the conversion runs, and is tested, where the framework does not
+    /// exist.
+    ///
+    /// Entries come out sorted by id and fields by name (`RTCStatisticsReport.statistics` and
+    /// `values` are dictionaries: they have no order of their own). An `NSNumber` that the bridge
+    /// made from a `BOOL` becomes ``StatsValue/bool(_:)``; every other number, including 0 and 1
+    /// counters, ``StatsValue/number(_:)``. A later entry with an id already seen replaces it.
+    public init(appleStatistics entries: [(id: String, type: String, timestampMicroseconds: Double, values: [String: Any])]) {
+        var byID: [String: StatsEntry] = [:]
+        byID.reserveCapacity(entries.count)
+        for entry in entries {
+            let fields = entry.values.sorted { $0.key < $1.key }.map { StatsField($0.key, StatsValue(any: $0.value)) }
+            byID[entry.id] = StatsEntry(id: entry.id, type: StatsType(rawValue: entry.type), timestamp: entry.timestampMicroseconds / 1000,
+                                        fields: fields)
         }
-        self.init(entries: entries)
+        self.init(entries: byID.sorted { $0.key < $1.key }.map(\.value))
     }
 }
 
@@ -50,8 +67,9 @@ extension StatsValue {
         switch value {
         case let value as StatsValue: self = value
         case let number as NSNumber:
-            let objCType = String(cString: number.objCType)
-            if objCType == "c" || objCType == "B", number.intValue == 0 || number.intValue == 1, value is Bool {
+            // `[NSNumber numberWithBool:]` (and a Swift `Bool` boxed as `Any`) is the shared
+            // boolean class on both Foundations; `is Bool` alone is true for any 0 or 1 counter.
+            if ObjectIdentifier(type(of: number)) == StatsValue.booleanNumberClass {
                 self = .bool(number.boolValue)
             } else {
                 self = .number(number.doubleValue)
@@ -67,4 +85,9 @@ extension StatsValue {
         default: self = .string(String(describing: value))
         }
     }
+}
+
+extension StatsValue {
+    /// The class of a boolean `NSNumber` (`__NSCFBoolean`).
+    fileprivate static let booleanNumberClass = ObjectIdentifier(type(of: NSNumber(value: true)))
 }

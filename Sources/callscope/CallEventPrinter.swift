@@ -37,6 +37,10 @@ final class CallEventPrinter: Sendable {
             line(callback: "session.didDisconnect", peer: "session", stream: "", data: .object([]))
         case .didFail(let error):
             line(callback: "session.didFail", peer: "session", stream: "", data: .object([StatsField("error", .string(error.description))]))
+        case .streamVideoDimensionsChanged(let stream):
+            line(callback: "session.streamVideoDimensionsChanged", peer: "session", stream: stream.streamId,
+                 data: .object([StatsField("width", stream.videoDimensions.map { .number(Double($0.width)) } ?? .null),
+                                StatsField("height", stream.videoDimensions.map { .number(Double($0.height)) } ?? .null)]))
         case .participantDidConnect, .participantDidDisconnect, .participantPathsChanged,
              .participantConnectionQualityChanged, .connectionStateChanged:
             connectionLine(event)
@@ -61,9 +65,23 @@ final class CallEventPrinter: Sendable {
         add(Task { for await callback in stats { self.stats(callback, stream: streamID) } })
     }
 
-    /// Prints a publisher's stats callbacks as they come.
+    /// Prints a publisher's lifecycle events and stats callbacks as they come.
     func follow(_ publisher: CallPublisher) {
-        let stats = publisher.statsMonitor.events
+        let lifecycle = publisher.events, stats = publisher.statsMonitor.events
+        add(Task {
+            for await event in lifecycle {
+                switch event {
+                case .didConnect(let stream): self.line(callback: "publisher.didConnect", peer: "publisher", stream: stream.streamId, data: .object([]))
+                case .didDisconnect(let stream): self.line(callback: "publisher.didDisconnect", peer: "publisher", stream: stream.streamId, data: .object([]))
+                case .didReconnect(let stream): self.line(callback: "publisher.didReconnect", peer: "publisher", stream: stream.streamId, data: .object([]))
+                case .streamDestroyed(let stream, let reason):
+                    self.line(callback: "publisher.streamDestroyed", peer: "publisher", stream: stream.streamId,
+                              data: .object([StatsField("reason", .string(reason.rawValue))]))
+                case .didFail(let error):
+                    self.line(callback: "publisher.didFail", peer: "publisher", stream: "", data: .object([StatsField("error", .string(error.description))]))
+                }
+            }
+        })
         add(Task { for await callback in stats { self.stats(callback, stream: "") } })
     }
 
@@ -92,18 +110,13 @@ final class CallEventPrinter: Sendable {
         let now = Date().timeIntervalSince1970 * 1000
         switch format {
         case .ndjson:
-            var text = "{\"t\":"
-            JSONWriter.writeNumber(now.rounded(), to: &text)
-            text += ",\"peer\":"
-            JSONWriter.writeString(peer, to: &text)
-            text += ",\"pc\":\"\",\"stream\":"
-            JSONWriter.writeString(stream, to: &text)
-            text += ",\"callback\":"
-            JSONWriter.writeString(callback, to: &text)
-            text += ",\"data\":"
-            JSONWriter.write(data, to: &text)
-            text += "}"
-            write(text)
+            var line = NDJSONLine(t: now.rounded())
+            line.string("peer", peer)
+            line.string("pc", "")
+            line.string("stream", stream)
+            line.string("callback", callback)
+            line.value("data", data)
+            write(line.line)
         case .text:
             write("\(Self.clock(now)) \(callback) \(stream) \(JSONWriter.string(data))")
         }

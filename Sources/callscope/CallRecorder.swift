@@ -92,31 +92,20 @@ final class CallRecorder: Sendable {
     }
 
     private func sample(peer: String, pc: String, report: StatsReport) {
-        var line = "{\"t\":"
-        JSONWriter.writeNumber(report.timestamp ?? Self.now(), to: &line)
-        line += ",\"peer\":"
-        JSONWriter.writeString(peer, to: &line)
-        line += ",\"pc\":"
-        JSONWriter.writeString(pc, to: &line)
-        line += ",\"report\":" + report.jsonArray() + "}"
-        state.withLock { $0.lines.append(line) }
+        var line = NDJSONLine(t: report.timestamp ?? Self.now())
+        line.string("peer", peer)
+        line.string("pc", pc)
+        line.json("report", report.jsonArray())
+        state.withLock { $0.lines.append(line.line) }
     }
 
     private func event(time: Double, peer: String, pc: String?, name: String, data: StatsValue) {
-        var line = "{\"t\":"
-        JSONWriter.writeNumber(time, to: &line)
-        line += ",\"peer\":"
-        JSONWriter.writeString(peer, to: &line)
-        if let pc {
-            line += ",\"pc\":"
-            JSONWriter.writeString(pc, to: &line)
-        }
-        line += ",\"event\":"
-        JSONWriter.writeString(name, to: &line)
-        line += ",\"data\":"
-        JSONWriter.write(data, to: &line)
-        line += "}"
-        state.withLock { $0.lines.append(line) }
+        var line = NDJSONLine(t: time)
+        line.string("peer", peer)
+        if let pc { line.string("pc", pc) }
+        line.string("event", name)
+        line.value("data", data)
+        state.withLock { $0.lines.append(line.line) }
     }
 
     private static func now() -> Double { (Date().timeIntervalSince1970 * 1000).rounded() }

@@ -38,44 +38,9 @@ struct RealReconnectionTests {
 
     /// The same rig, also giving `body` Janus' URL and Bob's session.
     func withBlackoutRig(_ body: (NetworkNamespace, URL, CallSession, Timed<CallSessionEvent>, CallSubscriber, Timed<CallSubscriberEvent>) async throws -> Void) async throws {
-        let namespace = try await NetworkNamespace.create()
-        let work = NSTemporaryDirectory() + "callscope-netns-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        var janus: JanusProcess?
-        var engines: [ChromiumMediaEngine] = []
-        var sessions: [CallSession] = []
-        do {
-            janus = try await JanusProcess()
-            let url = try #require(janus?.url)
-            engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions(fakeCameraFrameRate: 15)))
-            engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions(
-                chromiumPath: try namespace.chromiumWrapper(in: work), fakeCameraFrameRate: 15,
-                extraArguments: ["--remote-debugging-pipe"])))
-            let alice = CallSession(signaling: JanusSignaling(url: url, room: RealCallTests.room), engine: engines[0],
-                                    clock: ContinuousClock(), wallClock: Date.init)
-            let bob = CallSession(signaling: JanusSignaling(url: url, room: RealCallTests.room), engine: engines[1],
-                                  clock: ContinuousClock(), wallClock: Date.init)
-            sessions = [alice, bob]
-            let bobEvents = Timed(bob.events)
-            try await alice.connect(display: "alice")
-            try await alice.publish(CallPublisher(settings: CallPublisherSettings(name: "alice", media: LocalMediaSettings(frameRate: 15))))
-            try await bob.connect(display: "bob")
-            _ = await bobEvents.wait(.seconds(20)) { if case .streamCreated = $0 { true } else { false } }
-            let stream = try #require(await bob.streams.first)
-            let subscriber = CallSubscriber(stream: stream)
-            let lifecycle = Timed(subscriber.events)
-            try await bob.subscribe(subscriber)
-            #expect(await lifecycle.wait(.seconds(20)) { $0 == .didConnect(stream) } != nil, "didConnect")
-            try await Task.sleep(for: .seconds(4))                 // steady media first
-            try await body(namespace, url, bob, bobEvents, subscriber, lifecycle)
-        } catch {
-            Issue.record("blackout scenario failed: \(error)")
+        await TwoClientCall.run("blackout scenario", .init(namespaced: .bob)) { call in
+            try await body(try #require(call.namespace), call.url, call.bob, call.bobEvents, try #require(call.subscriber), try #require(call.lifecycle))
         }
-        try? await namespace.endBlackout()
-        for session in sessions { await session.disconnect() }
-        for engine in engines { await engine.shutdown() }
-        await janus?.stop()
-        await NetworkNamespace.remove()
     }
 
     /// Blacks the subscriber out for `seconds`; returns when the blackout ended, with its start

@@ -49,32 +49,11 @@ struct RealSessionTests {
     /// `streamDestroyed` exactly once and nothing for that stream after it.
     @Test(.timeLimit(.minutes(3)))
     func publishSubscribeUnsubscribeAndThePublisherLeaves() async throws {
-        let janus = try await JanusProcess()
-        let options = ChromiumOptions(fakeCameraFrameRate: 15)
-        var engines: [ChromiumMediaEngine] = []
-        var sessions: [CallSession] = []
-        do {
-            engines.append(try await { progress("launch chromium"); let e = try await ChromiumMediaEngine.launch(options); progress("chromium ready"); return e }())
-            engines.append(try await { progress("launch chromium"); let e = try await ChromiumMediaEngine.launch(options); progress("chromium ready"); return e }())
-            let alice = CallSession(signaling: JanusSignaling(url: janus.url, room: RealCallTests.room), engine: engines[0],
-                                    clock: ContinuousClock(), wallClock: Date.init)
-            let bob = CallSession(signaling: JanusSignaling(url: janus.url, room: RealCallTests.room), engine: engines[1],
-                                  clock: ContinuousClock(), wallClock: Date.init)
-            sessions = [alice, bob]
-            let bobEvents = Gathered(bob.events)
-            progress("try await bob.connect")
-            try await bob.connect(display: "bob")
-            try await alice.connect(display: "alice")
-            let publisher = CallPublisher(settings: CallPublisherSettings(name: "alice", media: LocalMediaSettings(frameRate: 15)))
-            progress("try await alice.publish")
-            try await alice.publish(publisher)
-            let aliceID = try #require(await alice.connection?.connectionId)
-
-            #expect(await bobEvents.wait(.seconds(20)) { $0.contains { if case .streamCreated(let s) = $0 { s.streamId == aliceID } else { false } } },
-                    "bob sees alice's stream")
-            let stream = try #require(await bob.streams.first { $0.streamId == aliceID })
+        await TwoClientCall.run("real session", .init(bobJoinsFirst: true, subscribe: false)) { call in
+            let (alice, bob, bobEvents, stream) = (call.alice, call.bob, call.bobEvents, call.stream)
+            let aliceID = stream.streamId
             #expect(stream.hasAudio && stream.hasVideo && stream.name == "alice" && stream.connection.data == "alice")
-            #expect(bobEvents.all.contains(.connectionCreated(stream.connection)))
+            #expect(bobEvents.all.map(\.1).contains(.connectionCreated(stream.connection)))
 
             let first = CallSubscriber(stream: stream)
             let firstEvents = Gathered(first.events)
@@ -87,7 +66,7 @@ struct RealSessionTests {
             #expect(await bob.subscribers.isEmpty)
             // No subscriber, no path — and alice is still in the call (sessions.md §5).
             #expect(await bob.participants.first { $0.connectionId == aliceID }?.paths == [], "no paths without a subscriber")
-            #expect(!bobEvents.all.contains { if case .participantDidDisconnect = $0 { true } else { false } })
+            #expect(!bobEvents.all.contains { if case .participantDidDisconnect = $0.1 { true } else { false } })
 
             let second = CallSubscriber(stream: stream)
             let secondEvents = Gathered(second.events)
@@ -97,33 +76,40 @@ struct RealSessionTests {
             // Media through the SDK's own sampling: the subscriber's monitor got reports with video.
             let reports = Gathered(second.statsMonitor.events)
             #expect(await reports.wait(.seconds(15)) { $0.count >= 3 }, "stats callbacks sampled by the SDK")
+            // The decoded size (sessions.md §1): one of the sizes alice's layers are sent at
+            // (capture size divided by each layer's scaleResolutionDownBy), on bob's stream and
+            // subscriber, announced by streamVideoDimensionsChanged.
+            let layerSizes = TwoClientCall.media.encodings.map {
+                CallVideoDimensions(width: Int(Double(TwoClientCall.media.width) / $0.scaleResolutionDownBy),
+                                    height: Int(Double(TwoClientCall.media.height) / $0.scaleResolutionDownBy))
+            }
+            let sized = await bobEvents.wait(.seconds(10)) { if case .streamVideoDimensionsChanged(let s) = $0 { s.streamId == aliceID } else { false } }
+            let announced = bobEvents.all.compactMap { item -> CallVideoDimensions? in
+                if case .streamVideoDimensionsChanged(let s) = item.1, s.streamId == aliceID { s.videoDimensions } else { nil }
+            }
+            progress("decoded sizes announced: \(announced.map { "\($0.width)x\($0.height)" }), layers \(layerSizes.map { "\($0.width)x\($0.height)" })")
+            #expect(sized != nil && !announced.isEmpty && announced.allSatisfy(layerSizes.contains), "decoded sizes \(announced) among \(layerSizes)")
+            #expect(second.stream.videoDimensions == announced.last, "the subscriber's stream carries the last size")
+            #expect(await bob.streams.first { $0.streamId == aliceID }?.videoDimensions == announced.last)
             // Host-to-host over loopback UDP: the only working path is udpDirect.
-            #expect(bobEvents.all.contains { if case .participantDidConnect(let p) = $0 { p.connectionId == aliceID } else { false } })
-            #expect(await bobEvents.wait(.seconds(5)) { $0.contains { if case .participantPathsChanged(let p) = $0 { p.connectionId == aliceID && p.paths == .udpDirect } else { false } } },
-                    "bob's path to alice is udpDirect: \(bobEvents.all)")
+            #expect(bobEvents.all.contains { if case .participantDidConnect(let p) = $0.1 { p.connectionId == aliceID } else { false } })
+            #expect(await bobEvents.wait(.seconds(5)) { if case .participantPathsChanged(let p) = $0 { p.connectionId == aliceID && p.paths == .udpDirect } else { false } } != nil,
+                    "bob's path to alice is udpDirect: \(bobEvents.all.map(\.1))")
             #expect(await bob.participants.first { $0.connectionId == aliceID }?.paths == .udpDirect)
 
             progress("await alice.disconnect")
             await alice.disconnect()
-            #expect(await bobEvents.wait(.seconds(20)) { $0.contains { if case .streamDestroyed(let s, _) = $0 { s.streamId == aliceID } else { false } } },
+            #expect(await bobEvents.wait(.seconds(20)) { if case .streamDestroyed(let s, _) = $0 { s.streamId == aliceID } else { false } } != nil,
                     "bob sees alice's stream leave")
             try await Task.sleep(for: .seconds(2))
-            let destroyed = bobEvents.all.filter { if case .streamDestroyed(let s, _) = $0 { s.streamId == aliceID } else { false } }
-            #expect(destroyed.count == 1, "exactly one streamDestroyed: \(destroyed)")
-            #expect(await bobEvents.wait(.seconds(10)) { $0.contains { if case .participantDidDisconnect(let p) = $0 { p.connectionId == aliceID } else { false } } },
+            let destroyed = bobEvents.all.filter { if case .streamDestroyed(let s, _) = $0.1 { s.streamId == aliceID } else { false } }
+            #expect(destroyed.count == 1, "exactly one streamDestroyed: \(destroyed.map(\.1))")
+            #expect(await bobEvents.wait(.seconds(10)) { if case .participantDidDisconnect(let p) = $0 { p.connectionId == aliceID } else { false } } != nil,
                     "alice left the call")
             #expect(await bob.subscribers.isEmpty)
             #expect(!firstEvents.all.contains(.didDisconnect(stream)) && !secondEvents.all.contains(.didDisconnect(stream)),
                     "no lifecycle event after unsubscribe or after the stream left: \(secondEvents.all)")
-        } catch {
-            Issue.record("real session failed: \(error)")
         }
-        progress("for session in sessions { await session.disconnect")
-        for session in sessions { await session.disconnect() }
-        progress("for engine in engines { await engine.shutdown")
-        for engine in engines { await engine.shutdown() }
-        progress("await janus.stop")
-        await janus.stop()
     }
 
     /// Janus killed (SIGKILL) and started again on the same port mid-call: both sessions find their Janus
@@ -131,56 +117,25 @@ struct RealSessionTests {
     /// app sees the old stream destroyed and the new one created, and a new subscription connects.
     @Test(.timeLimit(.minutes(3)))
     func janusRestartedMidCallRejoinsAndTheStreamComesBack() async throws {
-        var janus = try await JanusProcess()
-        let options = ChromiumOptions(fakeCameraFrameRate: 15)
-        var engines: [ChromiumMediaEngine] = []
-        var sessions: [CallSession] = []
-        do {
-            engines.append(try await { progress("launch chromium"); let e = try await ChromiumMediaEngine.launch(options); progress("chromium ready"); return e }())
-            engines.append(try await { progress("launch chromium"); let e = try await ChromiumMediaEngine.launch(options); progress("chromium ready"); return e }())
-            let alice = CallSession(signaling: JanusSignaling(url: janus.url, room: RealCallTests.room), engine: engines[0],
-                                    clock: ContinuousClock(), wallClock: Date.init)
-            let bob = CallSession(signaling: JanusSignaling(url: janus.url, room: RealCallTests.room), engine: engines[1],
-                                  clock: ContinuousClock(), wallClock: Date.init)
-            sessions = [alice, bob]
-            let bobEvents = Gathered(bob.events)
-            try await bob.connect(display: "bob")
-            try await alice.connect(display: "alice")
-            try await alice.publish(CallPublisher(settings: CallPublisherSettings(name: "alice", media: LocalMediaSettings(frameRate: 15))))
-            #expect(await bobEvents.wait(.seconds(20)) { $0.contains { if case .streamCreated = $0 { true } else { false } } })
-            let oldStream = try #require(await bob.streams.first)
-            let first = CallSubscriber(stream: oldStream)
-            let firstEvents = Gathered(first.events)
-            try await bob.subscribe(first)
-            #expect(await firstEvents.wait(.seconds(20)) { $0.contains(.didConnect(oldStream)) })
-
+        await TwoClientCall.run("janus restart scenario", .init(bobJoinsFirst: true, steady: .zero)) { call in
+            let (alice, bob, bobEvents, oldStream) = (call.alice, call.bob, call.bobEvents, call.stream)
             progress("killing janus")
-            let port = UInt16(janus.url.port ?? 0)
-            await janus.kill()
-            try await Task.sleep(for: .seconds(2))
-            janus = try await JanusProcess(port: port)
+            try await call.restartJanus()
             progress("janus back")
             let newStreamArrived = await bobEvents.wait(.seconds(40)) {
-                $0.contains { if case .streamCreated(let s) = $0 { s.streamId != oldStream.streamId } else { false } }
-            }
-            progress("bob saw: \(bobEvents.all.map { "\($0)".prefix(90) })")
-            #expect(newStreamArrived, "alice's stream back under a new id: \(bobEvents.all)")
-            #expect(bobEvents.all.contains(.streamDestroyed(oldStream, reason: .publisherLeft)) || bobEvents.all.contains { if case .streamDestroyed(let s, _) = $0 { s == oldStream } else { false } },
-                    "the old stream destroyed")
+                if case .streamCreated(let s) = $0 { s.streamId != oldStream.streamId } else { false }
+            } != nil
+            progress("bob saw: \(bobEvents.all.map { "\($0.1)".prefix(90) })")
+            #expect(newStreamArrived, "alice's stream back under a new id: \(bobEvents.all.map(\.1))")
+            #expect(bobEvents.all.contains { if case .streamDestroyed(let s, _) = $0.1 { s == oldStream } else { false } }, "the old stream destroyed")
             let aliceConnected = await alice.isConnected, bobConnected = await bob.isConnected
-            let bothConnected = aliceConnected && bobConnected
-            #expect(bothConnected)
+            #expect(aliceConnected && bobConnected)
             if let newStream = await bob.streams.first {
                 let second = CallSubscriber(stream: newStream)
                 let secondEvents = Gathered(second.events)
                 try await bob.subscribe(second)
                 #expect(await secondEvents.wait(.seconds(20)) { $0.contains(.didConnect(newStream)) }, "a new subscription connects")
             }
-        } catch {
-            Issue.record("janus restart scenario failed: \(error)")
         }
-        for session in sessions { await session.disconnect() }
-        for engine in engines { await engine.shutdown() }
-        await janus.stop()
     }
 }

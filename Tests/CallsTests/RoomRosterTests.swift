@@ -25,6 +25,7 @@ import Testing
             case .participantPathsChanged(let p): "participantPathsChanged \(p.connectionId) \(p.paths)"
             case .participantConnectionQualityChanged(let p): "participantConnectionQualityChanged \(p.connectionId) \(p.connectionQuality?.rawValue ?? "-")"
             case .connectionStateChanged(let state): "connectionStateChanged \(state.rawValue)"
+            case .streamVideoDimensionsChanged(let s): "streamVideoDimensionsChanged \(s.streamId) \(s.videoDimensions.map { "\($0.width)x\($0.height)" } ?? "-")"
             }
         }
     }

@@ -33,12 +33,24 @@ public final class CallPublisher: Sendable {
     /// Its stats (seed 000: the delegates live on the publisher object).
     public let statsMonitor: PublisherStatsMonitor
     private let published = Locked<CallStream?>(nil)
+    private let fanOut = EventFanOut<CallPublisherEvent>()
+    private let storedDelegate: Locked<WeakPublisherDelegate>
 
     /// Creates a publisher.
-    public init(settings: CallPublisherSettings = .init()) {
+    public init(settings: CallPublisherSettings = .init(), delegate: (any CallPublisherDelegate)? = nil) {
         self.settings = settings
         statsMonitor = PublisherStatsMonitor(settings: PublisherSettings(senderStatsTrack: settings.senderStatsTrack))
+        storedDelegate = Locked(WeakPublisherDelegate(delegate))
     }
+
+    /// The lifecycle delegate (held weakly).
+    public var delegate: (any CallPublisherDelegate)? {
+        get { storedDelegate.withLock { $0.object } }
+        set { storedDelegate.withLock { $0 = WeakPublisherDelegate(newValue) } }
+    }
+
+    /// Every later lifecycle event (a new stream per access).
+    public var events: AsyncStream<CallPublisherEvent> { fanOut.makeStream() }
 
     /// The stats delegate, on the publisher as in seed 000 (held weakly by the monitor).
     public var networkStatsDelegate: (any PublisherNetworkStatsDelegate)? {
@@ -50,4 +62,21 @@ public final class CallPublisher: Sendable {
     public var stream: CallStream? { published.withLock { $0 } }
 
     func setStream(_ stream: CallStream?) { published.withLock { $0 = stream } }
+
+    /// Delivers events: delegate first, then the streams, in order.
+    func deliver(_ events: [CallPublisherEvent]) {
+        guard !events.isEmpty else { return }
+        if let delegate {
+            for event in events {
+                switch event {
+                case .didConnect: delegate.publisherDidConnect(self)
+                case .didDisconnect: delegate.publisherDidDisconnect(self)
+                case .didReconnect: delegate.publisherDidReconnect(self)
+                case .streamDestroyed(let stream, let reason): delegate.publisher(self, streamDestroyed: stream, reason: reason)
+                case .didFail(let error): delegate.publisher(self, didFailWithError: error)
+                }
+            }
+        }
+        fanOut.yield(events)
+    }
 }

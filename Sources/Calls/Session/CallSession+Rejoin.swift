@@ -39,6 +39,7 @@ extension CallSession {
             }
             if let publishing {
                 self.publishing = nil
+                cancelPublisherTimers(publishing.publisher)
                 trickle.forget(publishing.peerConnection)
                 try? await engine.closePeerConnection(publishing.peerConnection)
                 do {

@@ -106,6 +106,7 @@ public actor CallSession {
             forget(key)
         }
         if let publishing {
+            cancelPublisherTimers(publishing.publisher)
             try? await engine.closePeerConnection(publishing.peerConnection)
             publishing.publisher.setStream(nil)
             self.publishing = nil
@@ -145,6 +146,7 @@ public actor CallSession {
                     do { try await self?.timer.sleep(untilElapsed: next) } catch { return }
                     guard let self, await self.isConnected else { return }
                     await self.checkSubscriberHealth()
+                    await self.checkPublisherHealth()
                 }
             })
         }
@@ -157,6 +159,7 @@ public actor CallSession {
                 try? await signaling.trickle(candidate, on: handle)
             }
         default:
+            if await publisherReceived(event) { return }
             if let pc = event.peerConnection, let key = subscriptionsByPeer[pc] {
                 await subscriptionReceived(event, key: key)
             }
@@ -176,8 +179,10 @@ public actor CallSession {
         case .offer(let handle, let offer):
             if let key = subscriptionsByHandle[handle] { await renegotiate(key, offer: offer) }
         case .mediaUp(let handle):
+            if await publisherReceived(event) { return }
             if let key = subscriptionsByHandle[handle] { await subscriptionMediaUp(key) }
         case .hangup(let handle, _):
+            if await publisherReceived(event) { return }
             if let key = subscriptionsByHandle[handle] { await subscriptionHungUp(key, handle: handle) }
         case .sessionLost(let reason):
             await rejoin(after: reason)
@@ -218,6 +223,7 @@ public actor CallSession {
                     try? await engine.sendData(String(decoding: message, as: UTF8.self), label: CallPublisher.senderStatsChannel,
                                                on: publishing.peerConnection)
                 }
+                await publisherSampled(report, peerConnection: publishing.peerConnection)
             }
         }
         for (key, state) in subscriptions {
@@ -228,6 +234,7 @@ public actor CallSession {
             statsRecorder?(.subscriberSample(stream: current.subscriber.stream, peerConnection: pc.rawValue, report: report))
             current.subscriber.statsMonitor.ingest(report, peerConnection: pc.rawValue)
             samplePaths(report, key: key, subscriber: current.subscriber, peerConnection: pc)
+            decodedVideo(report, subscriber: current.subscriber)
             let pair = SelectedPairProgress(report)
             await feed(key, .statsSample(pc, bytesReceived: pair.bytesReceived, responsesReceived: pair.responsesReceived))
         }
@@ -264,6 +271,7 @@ public actor CallSession {
                 case .participantPathsChanged(let participant): delegate.session(self, didUpdatePaths: participant)
                 case .participantConnectionQualityChanged(let participant): delegate.session(self, didUpdateConnectionQuality: participant)
                 case .connectionStateChanged(let state): delegate.session(self, didUpdateConnectionState: state)
+                case .streamVideoDimensionsChanged(let stream): delegate.session(self, streamVideoDimensionsChanged: stream)
                 }
             }
         }

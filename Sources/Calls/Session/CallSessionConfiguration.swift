@@ -2,11 +2,11 @@
 public struct CallSessionConfiguration: Hashable, Sendable {
     /// How often the SDK samples publisher and subscriber stats.
     public var statsInterval: Duration
-    /// How long a subscriber may stay disconnected before its stream is destroyed.
+    /// How long a subscriber (or the publisher) may stay disconnected before its stream is destroyed.
     public var reconnectWindow: Duration
     /// Whether subscribing to our own stream is allowed (a loopback test, say).
     public var allowsSubscribingToOwnStream: Bool
-    /// How often each subscriber's selected pair is checked for progress, between stats
+    /// How often each subscriber's (and the publisher's) selected pair is checked for progress, between stats
     /// samples; `nil` checks only at the stats samples. With 1 s samples a path lost just after
     /// a sample is seen 3–4 s later; with 0.5 s checks 3–3.5 s (measured on the rig: 4.74 s
     /// with 1 s checks, against the 4 s the issue asks).

@@ -40,6 +40,9 @@ public enum CallSessionEvent: Hashable, Sendable {
     case participantConnectionQualityChanged(RemoteParticipant)
     /// Our own discoverability changed (the first measured level counts as a change).
     case connectionStateChanged(SelfConnectionStatus)
+    /// The size of a subscribed stream's decoded video changed (the first decoded size counts
+    /// as a change); the stream carries the new ``CallStream/videoDimensions``.
+    case streamVideoDimensionsChanged(CallStream)
 }
 
 /// The seeds' `OTSessionDelegate`, for apps that prefer delegates to ``CallSession/events``.
@@ -69,6 +72,9 @@ public protocol CallSessionDelegate: AnyObject, Sendable {
     func session(_ session: CallSession, didUpdateConnectionQuality participant: RemoteParticipant)
     /// Our own discoverability changed.
     func session(_ session: CallSession, didUpdateConnectionState state: SelfConnectionStatus)
+    /// A subscribed stream's decoded video size changed (seed 004's
+    /// `session(_:streamVideoDimensionsChanged:)`).
+    func session(_ session: CallSession, streamVideoDimensionsChanged stream: CallStream)
 }
 
 extension CallSessionDelegate {
@@ -96,4 +102,6 @@ extension CallSessionDelegate {
     public func session(_ session: CallSession, didUpdateConnectionQuality participant: RemoteParticipant) {}
     /// Default: nothing.
     public func session(_ session: CallSession, didUpdateConnectionState state: SelfConnectionStatus) {}
+    /// Default: nothing.
+    public func session(_ session: CallSession, streamVideoDimensionsChanged stream: CallStream) {}
 }

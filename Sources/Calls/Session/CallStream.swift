@@ -45,6 +45,9 @@ public struct CallVideoDimensions: Hashable, Sendable {
 ///
 /// A stream is "mine" when `stream.connection.connectionId == session.connection?.connectionId`.
 /// With Janus VideoRoom a participant publishes one feed, so the stream id is the feed id.
+///
+/// Equality and hashing leave out ``videoDimensions``: a stream whose decoded size changed is
+/// still the same stream (as a dictionary key, in a set, in `didReconnect(stream)`).
 public struct CallStream: Hashable, Sendable, Identifiable {
     /// The stream's unique id (Janus: the feed id).
     public var streamId: String
@@ -77,5 +80,24 @@ public struct CallStream: Hashable, Sendable, Identifiable {
         self.name = name
         self.videoType = videoType
         self.videoDimensions = videoDimensions
+    }
+}
+
+extension CallStream {
+    /// Equal when everything but ``videoDimensions`` is.
+    public static func == (lhs: CallStream, rhs: CallStream) -> Bool {
+        lhs.streamId == rhs.streamId && lhs.connection == rhs.connection && lhs.creationTime == rhs.creationTime
+            && lhs.hasAudio == rhs.hasAudio && lhs.hasVideo == rhs.hasVideo && lhs.name == rhs.name && lhs.videoType == rhs.videoType
+    }
+
+    /// Hashes everything but ``videoDimensions``.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(streamId)
+        hasher.combine(connection)
+        hasher.combine(creationTime)
+        hasher.combine(hasAudio)
+        hasher.combine(hasVideo)
+        hasher.combine(name)
+        hasher.combine(videoType)
     }
 }

@@ -55,6 +55,16 @@ struct RoomRoster: Sendable {
         return events
     }
 
+    /// A subscriber decoded `dimensions` of stream `id`: `streamVideoDimensionsChanged` when
+    /// that is new for the stream, nothing when it is the same or the stream is not (or no
+    /// longer) here.
+    mutating func decodedVideo(_ dimensions: CallVideoDimensions, of id: FeedID) -> [CallSessionEvent] {
+        guard var stream = streams[id], stream.videoDimensions != dimensions else { return [] }
+        stream.videoDimensions = dimensions
+        streams[id] = stream
+        return [.streamVideoDimensionsChanged(stream)]
+    }
+
     /// Removes a stream without an event (the caller reported it), so a later `unpublished`
     /// for it changes nothing.
     mutating func drop(_ id: FeedID) -> CallStream? { streams.removeValue(forKey: id) }

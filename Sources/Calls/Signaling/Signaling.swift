@@ -15,6 +15,14 @@ public protocol Signaling: Sendable {
     func publish(offer: SessionDescription) async throws -> SessionDescription
     /// Stops publishing (the participant stays in the room).
     func unpublish() async throws
+    /// Restarts the publisher's ICE: sends our `offer` (made with new ICE credentials) on the
+    /// participant handle; returns the router's answer.
+    func restartPublisherIce(offer: SessionDescription) async throws -> SessionDescription
+    /// Publishes again on a new participant handle, after the router hung up the publisher's
+    /// peer connection (only a new handle works then) or ICE restarts did not bring media back:
+    /// the old participant handle leaves, a new one joins, asking for `participantID` again
+    /// (the router may give another), and publishes `offer`.
+    func republish(offer: SessionDescription, display: String?, participantID: FeedID) async throws -> Republished
     /// Opens a subscription handle for `feed`; returns it with the router's offer.
     func subscribe(to feed: FeedID) async throws -> SubscriptionOffer
     /// Answers the router's (first or later) offer on a subscription handle.
@@ -76,6 +84,20 @@ public struct RoomJoin: Hashable, Sendable {
         self.participantID = participantID
         self.participantHandle = participantHandle
         self.feeds = feeds
+    }
+}
+
+/// The answer to ``Signaling/republish(offer:display:participantID:)``.
+public struct Republished: Hashable, Sendable {
+    /// The new participant handle and id (the id is the one asked for when the router allowed it).
+    public var join: RoomJoin
+    /// The router's answer to the offer.
+    public var answer: SessionDescription
+
+    /// Creates a republish result.
+    public init(join: RoomJoin, answer: SessionDescription) {
+        self.join = join
+        self.answer = answer
     }
 }
 

@@ -39,8 +39,9 @@ extension CallSubscriberDelegate {
 /// ``CallSession/subscribe(_:)``. The SDK samples its stats every
 /// ``CallSessionConfiguration/statsInterval`` into ``statsMonitor``.
 public final class CallSubscriber: Sendable {
-    /// The stream it receives.
-    public let stream: CallStream
+    /// The stream it receives (its ``CallStream/videoDimensions`` follow the decoded frames).
+    public var stream: CallStream { current.withLock { $0 } }
+    private let current: Locked<CallStream>
     /// Its stats (seed 000: the delegates live on the subscriber object).
     public let statsMonitor: SubscriberStatsMonitor
     private let fanOut = EventFanOut<CallSubscriberEvent>()
@@ -48,7 +49,7 @@ public final class CallSubscriber: Sendable {
 
     /// Creates a subscriber for `stream`.
     public init(stream: CallStream, delegate: (any CallSubscriberDelegate)? = nil) {
-        self.stream = stream
+        current = Locked(stream)
         // One stream per subscriber connection (a handle per subscriber): the connection's only
         // stream, named by the stream and its publisher (the connection that publishes it), so
         // the sender stats it reads are that publisher's.
@@ -70,6 +71,8 @@ public final class CallSubscriber: Sendable {
 
     /// Every later lifecycle event (a new stream per access).
     public var events: AsyncStream<CallSubscriberEvent> { fanOut.makeStream() }
+
+    func setVideoDimensions(_ dimensions: CallVideoDimensions) { current.withLock { $0.videoDimensions = dimensions } }
 
     /// Delivers events: delegate first, then the streams, in order.
     func deliver(_ events: [CallSubscriberEvent]) {

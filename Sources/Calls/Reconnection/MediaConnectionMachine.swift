@@ -1,18 +1,33 @@
 import Observability
 
-/// One subscriber's connection lifecycle, as a value: inputs (engine and router events, stats
-/// samples, timers, the app's unsubscribe) in, actions out. The caller performs the actions
-/// (emit an event, ask the router for an ICE restart, replace the peer connection, arm a timer)
-/// outside any lock, and feeds their outcomes back as inputs.
+/// A subscriber's machine: the ``MediaConnectionMachine`` fed with a subscription's handle and
+/// peer connection.
+public typealias SubscriberConnectionMachine = MediaConnectionMachine
+/// A publisher's machine: the ``MediaConnectionMachine`` fed with the publishing peer
+/// connection and the participant handle it publishes on.
+public typealias PublisherConnectionMachine = MediaConnectionMachine
+
+/// One media connection's lifecycle — a subscriber's or the publisher's, the same rules for
+/// both — as a value: inputs (engine and router events, stats samples, timers, the app ending
+/// it) in, actions out. The caller performs the actions (emit an event, restart ICE, replace the
+/// peer connection, arm a timer) outside any lock, and feeds their outcomes back as inputs.
 ///
 /// Media stopping is seen in stats first (a 4–6 s blackout keeps Chromium's ICE `connected`
 /// while the selected pair's counters stop), so the machine reports `didDisconnect` when the
-/// selected pair's bytes and responses have been flat for ``Settings/stallThreshold``, or when
-/// ICE says `disconnected`/`failed`, whichever comes first. It then restarts ICE, replaces the
-/// peer connection after a router hangup or failed restarts, reports `didReconnect` when bytes
-/// flow again on the current connection, and destroys the stream when the reconnect window runs
-/// out. Exactly one terminal outcome: unsubscribe, stream gone, or window expired.
-public struct SubscriberConnectionMachine: Sendable {
+/// selected pair's received bytes and STUN responses have been flat for
+/// ``Settings/stallThreshold``, or when ICE says `disconnected`/`failed`, whichever comes first.
+/// It then restarts ICE, replaces the peer connection after a router hangup or failed restarts,
+/// reports `didReconnect` when bytes arrive again on the current connection, and destroys the
+/// stream when the reconnect window runs out. Exactly one terminal outcome: the app ended it
+/// (``Input/unsubscribe``), the stream is gone, or the window expired.
+///
+/// The roles differ only in what the caller does with the actions. A subscriber's received
+/// bytes are the media; a publisher's are the router's RTCP and consent responses, which stop
+/// as surely when its path is lost (its own sent bytes do not: it keeps sending into the void).
+/// A subscriber's ICE restart is the router's offer (`configure` with `restart`); a publisher's
+/// is its own offer with new credentials. A subscriber's replacement is a new subscription
+/// handle; a publisher's is a republish on a new participant handle.
+public struct MediaConnectionMachine: Sendable {
     /// Timings.
     public struct Settings: Hashable, Sendable {
         /// No progress on the selected pair for this long means the media path is lost.
@@ -21,7 +36,7 @@ public struct SubscriberConnectionMachine: Sendable {
         public var restartTimeout: Duration
         /// ICE restarts before the peer connection is replaced.
         public var maximumRestarts: Int
-        /// How long the subscriber may stay disconnected before its stream is destroyed.
+        /// How long it may stay disconnected before its stream is destroyed.
         public var reconnectWindow: Duration
 
         /// Creates settings: 3 s stall, 5 s per restart, 2 restarts, a 30 s window.
@@ -56,7 +71,8 @@ public struct SubscriberConnectionMachine: Sendable {
         case peerConnectionStarted(PeerConnectionID, RouterHandleID)
         /// The router sent an offer on a handle (a renegotiation is under way).
         case offerReceived(RouterHandleID)
-        /// Our answer on a peer connection reached the router.
+        /// Our answer on a peer connection reached the router (a publisher: the router's answer
+        /// to our offer is set); the negotiation is over.
         case answerSent(PeerConnectionID)
         /// ICE state of a peer connection.
         case iceState(PeerConnectionID, IceConnectionState)
@@ -69,7 +85,7 @@ public struct SubscriberConnectionMachine: Sendable {
         case statsSample(PeerConnectionID, bytesReceived: Double, responsesReceived: Double)
         /// A timer fired.
         case timerFired(TimerID)
-        /// The app unsubscribed.
+        /// The app ended it: unsubscribed (a publisher: unpublished).
         case unsubscribe
         /// The router says the stream is gone (publisher unpublished or left).
         case streamGone
@@ -77,11 +93,13 @@ public struct SubscriberConnectionMachine: Sendable {
 
     /// What the caller must do.
     public enum Action: Hashable, Sendable {
-        /// Deliver a subscriber event.
+        /// Deliver a lifecycle event (a publisher delivers its own ``CallPublisherEvent`` of the kind).
         case emit(CallSubscriberEvent.Kind)
-        /// Ask the router for an ICE restart on the handle (`configure` with `restart: true`).
+        /// Restart ICE on the handle's peer connection (a subscriber: ask the router, `configure`
+        /// with `restart: true`; a publisher: offer with new credentials).
         case restartIce(RouterHandleID)
-        /// Close this peer connection and handle and subscribe again on a new handle; then feed
+        /// Close this peer connection and handle and subscribe (publish) again on a new handle;
+        /// then feed
         /// ``Input/peerConnectionStarted(_:_:)``.
         case replacePeerConnection(PeerConnectionID, RouterHandleID)
         /// Fire ``Input/timerFired(_:)`` with `id` at `deadline` (on the machine's clock).
@@ -113,10 +131,10 @@ public struct SubscriberConnectionMachine: Sendable {
     /// Inputs about an older peer connection or handle, or after the end: ignored, counted.
     public private(set) var staleInputs = 0
 
-    /// A machine for a subscriber that is starting.
+    /// A machine for a subscriber or publisher that is starting.
     public init(settings: Settings = .init()) { self.settings = settings }
 
-    /// Whether the subscriber has ended (unsubscribed, stream gone or window expired).
+    /// Whether it has ended (the app ended it, stream gone or window expired).
     public var isEnded: Bool { phase == .ended }
 
     /// Feeds one input at `now` (the injected clock's time since the session started).

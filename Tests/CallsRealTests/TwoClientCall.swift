@@ -1,0 +1,138 @@
+import Calls
+import CallsChromium
+import CallsJanus
+import Foundation
+import Testing
+
+/// The real tests' call, set up in one place: a Janus of our own, Alice publishing (15 fps,
+/// the rig's three simulcast layers), Bob seeing her stream and, unless asked not to,
+/// subscribed to it with `didConnect` and a few seconds of steady media. Either client's
+/// Chromium may run in the `csrig-calls` network namespace (for blackouts at its end).
+final class TwoClientCall: Sendable {
+    /// Who runs in the namespace.
+    enum Side: Sendable { case alice, bob }
+
+    /// What the call starts with.
+    struct Setup: Sendable {
+        /// Whose Chromium runs in the namespace; `nil` for none (no namespace is created).
+        var namespaced: Side?
+        /// Bob joins before Alice publishes (her stream then arrives as a live `publishers` event).
+        var bobJoinsFirst = false
+        /// Bob subscribes to Alice's stream and waits for `didConnect`.
+        var subscribe = true
+        /// Steady media before `body` runs, after `didConnect`.
+        var steady: Duration = .seconds(4)
+    }
+
+    let namespace: NetworkNamespace?
+    let alice: CallSession
+    let bob: CallSession
+    let publisher: CallPublisher
+    let publisherEvents: Timed<CallPublisherEvent>
+    let bobEvents: Timed<CallSessionEvent>
+    /// Alice's stream as Bob first saw it.
+    let stream: CallStream
+    /// Bob's subscriber to `stream` and its lifecycle events (with `Setup.subscribe`).
+    let subscriber: CallSubscriber?
+    let lifecycle: Timed<CallSubscriberEvent>?
+    private let janusProcess: Locked<JanusProcess>
+
+    /// The Janus the call runs on now.
+    var janus: JanusProcess { janusProcess.withLock { $0 } }
+    /// Its API URL.
+    var url: URL { janus.url }
+
+    /// The publisher's settings every real test uses: the rig's layers at 15 fps.
+    static let media = LocalMediaSettings(frameRate: 15)
+
+    private init(namespace: NetworkNamespace?, janus: JanusProcess, alice: CallSession, bob: CallSession, publisher: CallPublisher,
+                 publisherEvents: Timed<CallPublisherEvent>, bobEvents: Timed<CallSessionEvent>, stream: CallStream,
+                 subscriber: CallSubscriber?, lifecycle: Timed<CallSubscriberEvent>?) {
+        self.namespace = namespace
+        janusProcess = Locked(janus)
+        self.alice = alice
+        self.bob = bob
+        self.publisher = publisher
+        self.publisherEvents = publisherEvents
+        self.bobEvents = bobEvents
+        self.stream = stream
+        self.subscriber = subscriber
+        self.lifecycle = lifecycle
+    }
+
+    /// Kills Janus (SIGKILL, as a crash) and starts a new one on the same port.
+    func restartJanus() async throws {
+        let port = UInt16(url.port ?? 0)
+        await janus.kill()
+        try await Task.sleep(for: .seconds(2))
+        let fresh = try await JanusProcess(port: port)
+        janusProcess.withLock { $0 = fresh }
+    }
+
+    /// Sets the call up, runs `body`, and tears everything down whatever happened (a thrown
+    /// error is recorded as an issue, with `scenario` in its text).
+    static func run(_ scenario: String, _ setup: Setup = Setup(), _ body: (TwoClientCall) async throws -> Void) async {
+        var namespace: NetworkNamespace?
+        var janus: JanusProcess?
+        var engines: [ChromiumMediaEngine] = []
+        var sessions: [CallSession] = []
+        var call: TwoClientCall?
+        let work = NSTemporaryDirectory() + "callscope-call-\(UUID().uuidString)"
+        do {
+            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+            if setup.namespaced != nil { namespace = try await NetworkNamespace.create() }
+            janus = try await JanusProcess()
+            let url = try #require(janus?.url)
+            for side in [Side.alice, .bob] {
+                progress("launch chromium for \(side)\(setup.namespaced == side ? " in the namespace" : "")")
+                let options = try setup.namespaced == side
+                    ? ChromiumOptions(chromiumPath: #require(namespace).chromiumWrapper(in: work), fakeCameraFrameRate: 15,
+                                      extraArguments: ["--remote-debugging-pipe"])
+                    : ChromiumOptions(fakeCameraFrameRate: 15)
+                engines.append(try await ChromiumMediaEngine.launch(options))
+            }
+            let alice = CallSession(signaling: JanusSignaling(url: url, room: RealCallTests.room), engine: engines[0],
+                                    clock: ContinuousClock(), wallClock: Date.init)
+            let bob = CallSession(signaling: JanusSignaling(url: url, room: RealCallTests.room), engine: engines[1],
+                                  clock: ContinuousClock(), wallClock: Date.init)
+            sessions = [alice, bob]
+            let bobEvents = Timed(bob.events)
+            if setup.bobJoinsFirst { try await bob.connect(display: "bob") }
+            try await alice.connect(display: "alice")
+            let publisher = CallPublisher(settings: CallPublisherSettings(name: "alice", media: media))
+            let publisherEvents = Timed(publisher.events)
+            try await alice.publish(publisher)
+            if !setup.bobJoinsFirst { try await bob.connect(display: "bob") }
+            let aliceID = try #require(await alice.connection?.connectionId)
+            let created = await bobEvents.wait(.seconds(20)) { if case .streamCreated(let s) = $0 { s.streamId == aliceID } else { false } }
+            try #require(created != nil, "bob sees alice's stream")
+            let stream = try #require(await bob.streams.first { $0.streamId == aliceID })
+            var subscriber: CallSubscriber?, lifecycle: Timed<CallSubscriberEvent>?
+            if setup.subscribe {
+                let made = CallSubscriber(stream: stream)
+                subscriber = made
+                lifecycle = Timed(made.events)
+                try await bob.subscribe(made)
+                let connected = await lifecycle?.wait(.seconds(20)) { $0 == .didConnect(stream) }
+                try #require(connected != nil, "bob's subscriber connects")
+                try await Task.sleep(for: setup.steady)
+            }
+            let ready = TwoClientCall(namespace: namespace, janus: try #require(janus), alice: alice, bob: bob, publisher: publisher,
+                                      publisherEvents: publisherEvents, bobEvents: bobEvents, stream: stream,
+                                      subscriber: subscriber, lifecycle: lifecycle)
+            call = ready
+            try await body(ready)
+        } catch {
+            Issue.record("\(scenario) failed: \(error)")
+        }
+        if let namespace {
+            try? await namespace.endBlackout()
+        }
+        progress("\(scenario): tearing down")
+        for session in sessions { await session.disconnect() }
+        for engine in engines { await engine.shutdown() }
+        await (call?.janus ?? janus)?.stop()
+        if namespace != nil { await NetworkNamespace.remove() }
+        try? FileManager.default.removeItem(atPath: work)
+    }
+}

@@ -1,0 +1,216 @@
+import CallScopeTesting
+@testable import Calls
+import Foundation
+import Observability
+import RTCStats
+import Testing
+
+/// The publisher's reconnection: the same machine as a subscriber's, fed with the publishing
+/// peer connection (what it receives on its selected pair — the router's RTCP and consent
+/// responses — stops when its path is lost, while it keeps sending) and the participant handle.
+/// Expected actions written out by hand from the settings (3 s stall, 5 s per restart, 2
+/// restarts, 30 s window).
+@Suite(.timeLimit(.minutes(1))) struct PublisherReconnectionTests {
+    typealias M = PublisherConnectionMachine
+    typealias Step = SubscriberConnectionMachineTests.Step
+    static let pc1 = PeerConnectionID("pc-1"), pc2 = PeerConnectionID("pc-2")
+    static let participant = RouterHandleID("participant"), participant2 = RouterHandleID("participant-1")
+    static func rtcp(_ bytes: Double, _ responses: Double = 0, on pc: PeerConnectionID = pc1) -> M.Input {
+        .statsSample(pc, bytesReceived: bytes, responsesReceived: responses)
+    }
+    static func window(_ generation: Int, _ deadline: Int) -> M.Action { SubscriberConnectionMachineTests.window(generation, deadline) }
+    static func restartTimer(_ generation: Int, _ deadline: Int) -> M.Action { SubscriberConnectionMachineTests.restartTimer(generation, deadline) }
+    static func fire(_ kind: M.TimerKind, _ generation: Int) -> M.Input { SubscriberConnectionMachineTests.fire(kind, generation) }
+
+    /// Published on pc-1 over the participant handle, the router's answer set, Janus' webrtcup.
+    static let published: [Step] = [
+        Step(at: 0, input: .peerConnectionStarted(pc1, participant), expect: []),
+        Step(at: 0, input: .answerSent(pc1), expect: []),
+        Step(at: 0, input: .routerMediaUp(participant), expect: [.emit(.didConnect)]),
+        Step(at: 1, input: rtcp(300, 1), expect: []),
+        Step(at: 2, input: rtcp(600, 1), expect: []),
+    ]
+
+    static let cases: [(String, [Step])] = [
+        ("RTCP and responses flat for 3 s: didDisconnect, then our own ICE restart", published + [
+            Step(at: 3, input: rtcp(600, 1), expect: []),
+            Step(at: 4, input: rtcp(600, 1), expect: []),
+            Step(at: 5, input: rtcp(600, 1), expect: [.emit(.didDisconnect), window(1, 35), .restartIce(participant), restartTimer(1, 10)]),
+            Step(at: 6, input: .answerSent(pc1), expect: []),
+            Step(at: 9, input: rtcp(900, 2), expect: [.emit(.didReconnect)]),
+            Step(at: 10, input: fire(.restartTimeout, 1), expect: []),
+            Step(at: 35, input: fire(.reconnectWindow, 1), expect: []),
+        ]),
+        ("a hangup on the participant handle republishes at once; RTCP on the new connection reconnects", published + [
+            Step(at: 3, input: .routerHangup(participant), expect: [.emit(.didDisconnect), window(1, 33), .replacePeerConnection(pc1, participant)]),
+            Step(at: 4, input: .peerConnectionStarted(pc2, participant2), expect: []),
+            Step(at: 4, input: rtcp(0, on: pc2), expect: []),
+            Step(at: 4, input: rtcp(9_000, 9, on: pc1), expect: []),
+            Step(at: 4, input: .routerHangup(participant), expect: []),
+            Step(at: 4, input: .answerSent(pc2), expect: []),
+            Step(at: 5, input: rtcp(200, 1, on: pc2), expect: [.emit(.didReconnect)]),
+        ]),
+        ("a restart asked for before the router answered our first offer waits for the answer", [
+            Step(at: 0, input: .peerConnectionStarted(pc1, participant), expect: []),
+            Step(at: 0, input: rtcp(100), expect: []),
+            Step(at: 1, input: rtcp(200), expect: [.emit(.didConnect)]),
+            Step(at: 2, input: .iceState(pc1, .disconnected), expect: [.emit(.didDisconnect), window(1, 32), restartTimer(1, 7)]),
+            Step(at: 3, input: .answerSent(pc1), expect: [.restartIce(participant)]),
+        ]),
+        ("restarts that do not help: republish, then the window ends it once", published + [
+            Step(at: 3, input: .iceState(pc1, .disconnected), expect: [.emit(.didDisconnect), window(1, 33), .restartIce(participant), restartTimer(1, 8)]),
+            Step(at: 8, input: fire(.restartTimeout, 1), expect: [.restartIce(participant), restartTimer(1, 13)]),
+            Step(at: 13, input: fire(.restartTimeout, 1), expect: [.restartIce(participant), restartTimer(1, 18)]),
+            Step(at: 18, input: fire(.restartTimeout, 1), expect: [.replacePeerConnection(pc1, participant), restartTimer(1, 23)]),
+            Step(at: 19, input: .peerConnectionStarted(pc2, participant2), expect: []),
+            Step(at: 33, input: fire(.reconnectWindow, 1), expect: [.destroyStream, .tearDown(pc2, participant2)]),
+            Step(at: 34, input: rtcp(500, 1, on: pc2), expect: []),
+        ]),
+        ("unpublish during a reconnect ends it: nothing after", published + [
+            Step(at: 3, input: .iceState(pc1, .failed), expect: [.emit(.didDisconnect), window(1, 33), .restartIce(participant), restartTimer(1, 8)]),
+            Step(at: 4, input: .unsubscribe, expect: [.tearDown(pc1, participant)]),
+            Step(at: 8, input: fire(.restartTimeout, 1), expect: []),
+            Step(at: 33, input: fire(.reconnectWindow, 1), expect: []),
+        ]),
+    ]
+
+    @Test(arguments: cases.indices)
+    func table(_ index: Int) {
+        let (name, steps) = Self.cases[index]
+        var machine = M()
+        for (number, step) in steps.enumerated() {
+            let actions = machine.receive(step.input, now: .seconds(step.at))
+            #expect(actions == step.expect, "\(name), step \(number) at \(step.at) s: \(step.input)")
+        }
+    }
+
+    // MARK: - Through the session, on the fakes
+
+    struct Published {
+        let rig: CallSessionTests.Rig
+        let publisher: CallPublisher
+        let events: Collector<CallPublisherEvent>
+    }
+
+    static func published(participantAfterRepublish: FeedID? = nil) async throws -> Published {
+        let rig = CallSessionTests.Rig(configuration: CallSessionConfiguration(subscriberHealthInterval: nil))
+        try await rig.session.connect(display: "alice")
+        let publisher = CallPublisher(settings: CallPublisherSettings(name: "alice"))
+        let events = Collector(publisher.events)
+        try await rig.session.publish(publisher)
+        rig.signaling.emit(.mediaUp(FakeSignaling.participantHandle))
+        await eventually("didConnect") { events.all.count == 1 }
+        return Published(rig: rig, publisher: publisher, events: events)
+    }
+
+    /// Advances the clock one stats interval with `bytes` received on `pc`'s selected pair.
+    static func second(_ rig: CallSessionTests.Rig, _ bytes: Double, on pc: PeerConnectionID = pc1,
+                       orUntil ended: @Sendable () -> Bool = { false }) async {
+        // Any publisher sample counts: a republish due at the same tick may replace `pc` first.
+        let before = rig.engine.calls.filter { $0.hasPrefix("stats ") }.count
+        rig.engine.setReport(CallSessionTests.pairReport(bytes: bytes), for: pc)
+        await rig.clock.waitForSleepers(1)
+        rig.clock.advance(by: .seconds(1))
+        await eventually("a sample after \(pc)") { ended() || rig.engine.calls.filter { $0.hasPrefix("stats ") }.count > before }
+    }
+
+    @Test func flatRTCPDisconnectsRestartsIceWithOurOfferAndReconnects() async throws {
+        let p = try await Self.published()
+        let stream = try #require(p.publisher.stream)
+        for bytes in [300.0, 600, 600, 600, 600] { await Self.second(p.rig, bytes) }
+        await eventually("didDisconnect") { p.events.all.count == 2 }
+        await eventually("restart answered") { p.rig.engine.calls.contains("setRemote pc-1 answer to fake offer 2") }
+        #expect(p.rig.engine.calls.contains("createOffer pc-1 iceRestart"))
+        #expect(p.rig.signaling.calls.contains("restartPublisherIce fake offer 2"))
+        await Self.second(p.rig, 900)
+        await eventually("didReconnect") { p.events.all.count == 3 }
+        #expect(p.events.all == [.didConnect(stream), .didDisconnect(stream), .didReconnect(stream)])
+        #expect(!p.rig.signaling.calls.contains { $0.hasPrefix("republish") })
+    }
+
+    @Test func bytesStillSentDoNotKeepAPublisherConnected() async throws {
+        let p = try await Self.published()
+        // Its selected pair keeps sending (into the void); nothing comes back.
+        for (second, received) in [(1, 300.0), (2, 600), (3, 600), (4, 600), (5, 600)] {
+            var entries = CallSessionTests.pairReport(bytes: received).entries
+            entries = entries.map { entry in
+                guard entry.type == .candidatePair else { return entry }
+                return StatsEntry(id: entry.id, type: entry.type, timestamp: entry.timestamp,
+                                  fields: entry.fields + [StatsField("bytesSent", .number(Double(second) * 100_000))])
+            }
+            p.rig.engine.setReport(StatsReport(entries: entries), for: Self.pc1)
+            await p.rig.clock.waitForSleepers(1)
+            p.rig.clock.advance(by: .seconds(1))
+            await eventually("sample \(second)") { p.rig.engine.calls.filter { $0 == "stats pc-1" }.count == second }
+        }
+        await eventually("didDisconnect") { p.events.all.count == 2 }
+        guard case .didDisconnect = p.events.all.last else { Issue.record("expected didDisconnect: \(p.events.all)"); return }
+    }
+
+    @Test func aRouterHangupRepublishesOnANewHandleUnderTheSameId() async throws {
+        let p = try await Self.published()
+        let stream = try #require(p.publisher.stream)
+        await Self.second(p.rig, 300)
+        p.rig.signaling.emit(.hangup(FakeSignaling.participantHandle, reason: "ICE failed"))
+        await eventually("republished") { p.rig.engine.calls.contains("setRemote pc-2 answer to fake offer 2") }
+        #expect(p.rig.engine.calls.contains("close pc-1") && p.rig.engine.openPeerConnections == [Self.pc2])
+        #expect(p.rig.signaling.calls.contains("republish 100 fake offer 2"))
+        #expect(p.rig.engine.calls.contains("addLocalMedia pc-2 f,h,q"))
+        await Self.second(p.rig, 0, on: Self.pc2)
+        await Self.second(p.rig, 400, on: Self.pc2)
+        await eventually("didReconnect") { p.events.all.count == 3 }
+        #expect(p.events.all == [.didConnect(stream), .didDisconnect(stream), .didReconnect(stream)])
+        #expect(p.publisher.stream?.streamId == "100")
+        #expect(await p.rig.session.connection?.connectionId == "100")
+        // A late hangup of the old handle changes nothing.
+        p.rig.signaling.emit(.hangup(FakeSignaling.participantHandle, reason: "Close PC"))
+        await Self.second(p.rig, 800, on: Self.pc2)
+        #expect(p.events.all.count == 3)
+    }
+
+    @Test func whenTheRouterGivesANewIdTheStreamAndOurConnectionFollowIt() async throws {
+        let p = try await Self.published()
+        p.rig.signaling.setRoom(participantID: FeedID("101"), feeds: [CallSessionTests.feed7])
+        p.rig.signaling.emit(.hangup(FakeSignaling.participantHandle, reason: "DTLS alert"))
+        await eventually("republished") { p.rig.engine.calls.contains("setRemote pc-2 answer to fake offer 2") }
+        await Self.second(p.rig, 0, on: Self.pc2)
+        await Self.second(p.rig, 400, on: Self.pc2)
+        await eventually("didReconnect") { p.events.all.count == 3 }
+        guard case .didReconnect(let stream) = p.events.all.last else { Issue.record("no didReconnect"); return }
+        #expect(stream.streamId == "101" && stream.connection.connectionId == "101")
+        #expect(await p.rig.session.connection?.connectionId == "101")
+        #expect(!p.rig.events.all.contains { if case .streamCreated(let s) = $0 { s.streamId == "101" } else { false } }, "our own stream is not another's")
+    }
+
+    @Test func aPathNotBackWithinTheWindowUnpublishesOnce() async throws {
+        let p = try await Self.published()
+        let stream = try #require(p.publisher.stream)
+        p.rig.engine.emit(.iceConnectionState(Self.pc1, .disconnected))
+        await eventually("didDisconnect") { p.events.all.count == 2 }
+        // Restarts at 0, 5, 10 s, a republish at 15 s, restarts at 20, 25 s, and at 30 s the
+        // window ends it (a second republish first when the restart timer due then fires first).
+        var seconds = 0
+        while p.events.all.count < 3, seconds < 40, let pc = p.rig.engine.openPeerConnections.first {
+            // The tick the window ends has no sample (nothing is published any more).
+            await Self.second(p.rig, 0, on: pc, orUntil: { p.events.all.count == 3 })
+            seconds += 1
+        }
+        await eventually("streamDestroyed") { p.events.all.count == 3 }
+        #expect(seconds == 30, "the window is 30 s")
+        #expect(p.events.all.last == .streamDestroyed(stream, reason: .mediaLost))
+        #expect(p.publisher.stream == nil && p.rig.engine.openPeerConnections.isEmpty)
+        #expect(p.rig.signaling.calls.last == "unpublish")
+        #expect(p.rig.signaling.calls.filter { $0.hasPrefix("restartPublisherIce") }.count == 5)
+        #expect([1, 2].contains(p.rig.signaling.calls.filter { $0.hasPrefix("republish") }.count))
+    }
+
+    @Test func unpublishDuringAReconnectEndsItSilently() async throws {
+        let p = try await Self.published()
+        p.rig.engine.emit(.iceConnectionState(Self.pc1, .disconnected))
+        await eventually("didDisconnect") { p.events.all.count == 2 }
+        await p.rig.session.unpublish(p.publisher)
+        for _ in 0..<32 { p.rig.clock.advance(by: .seconds(1)); await Task.yield() }
+        #expect(p.events.all.count == 2)
+        #expect(!p.rig.signaling.calls.contains { $0.hasPrefix("republish") })
+    }
+}
