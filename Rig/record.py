@@ -1022,11 +1022,18 @@ class Rig:
         carries its feed (per-feed: its own; multistream: the one connection, where Janus relays
         the data channels of all feeds): a RigError names the ones missing."""
         got: dict[tuple[str, str], int] = {}
+        carried: dict[str, str] = {}         # subscriber pc -> the one publisher it carries
         for line in self.samples:
+            if '"event":"subscriber-streams"' in line:
+                ev = json.loads(line)
+                names = {st.get("publisher") for st in ev["data"].get("streams", []) if st.get("publisher")}
+                if ev["peer"] == "subscriber" and len(names) == 1:
+                    carried[ev.get("pc")] = names.pop()
             if '"event":"sender-stats"' in line:
                 ev = json.loads(line)
                 if ev["peer"] == "subscriber":
-                    key = (ev.get("pc"), ev["data"].get("publisher"))
+                    # The SDK's messages do not name their publisher: the connection's feed does.
+                    key = (ev.get("pc"), ev["data"].get("publisher") or carried.get(ev.get("pc")))
                     got[key] = got.get(key, 0) + 1
         missing = []
         for name in publishers:

@@ -376,6 +376,8 @@ def summarize(name: str) -> tuple[str, dict]:
     setup = (f"{len(pubs)} publishers ({', '.join(pubs)}), {video.get('top_layer')} top layer, subscriber: "
              f"{header.get('subscriber_connections')} connection{'s' if header.get('subscriber_connections') == 'per-feed' else ''}. "
              if multi else "")
+    if str(header.get("peers", "")).startswith("callscope call"):
+        setup += "Peers: `callscope call` processes (the rig's SDK path; what the SDK itself saw). "
     out = [f"### {name}", "",
            setup + f"Impairment: {imp_s}. Duration {labels.get('duration_ms', 0) / 1000:.0f} s, file {size / 1024:.0f} KB, "
            f"host CPU {host.get('cpu_busy_fraction', 0) * 100:.0f} % busy (rig: "
