@@ -879,7 +879,8 @@ class Rig:
         for n, p in self.peers.items():
             pgids[f"{n} (chromedriver+chromium)"] = p.driver_proc.pid
         for n, p in self.sdk_peers.items():
-            pgids[f"{n} (callscope)"] = p.proc.pid
+            if not p.netns:         # else the namespace's total below
+                pgids[f"{n} (callscope)"] = p.proc.pid
         ns_cpu0 = {n: netns_cpu_seconds(p.netns) for n, p in self.sdk_peers.items() if p.netns}
         gcpu0 = group_cpu_seconds(pgids)
         cpu0 = cpu_times()

@@ -381,7 +381,7 @@ def summarize(name: str) -> tuple[str, dict]:
     out = [f"### {name}", "",
            setup + f"Impairment: {imp_s}. Duration {labels.get('duration_ms', 0) / 1000:.0f} s, file {size / 1024:.0f} KB, "
            f"host CPU {host.get('cpu_busy_fraction', 0) * 100:.0f} % busy (rig: "
-           + ", ".join(f"{k.split(' ')[0]} {v}" for k, v in host.get("cpu_cores_used", {}).items()) + " cores). "
+           + ", ".join(f"{k.split(' ')[0]} {v}" for k, v in cpu_used(host).items()) + " cores). "
            f"Windows: {win_s}.", "",
            "| raw getStats | " + " | ".join(cols) + " |", "|---|" + "---|" * len(cols)] + rows
     out.append("")
@@ -394,6 +394,14 @@ def summarize(name: str) -> tuple[str, dict]:
                    (" …" if len(events) > 40 else "") + ".")
         out.append("")
     return "\n".join(out), {"pub": pub, "sub": sub1, "w": w}
+
+
+def cpu_used(host: dict) -> dict:
+    """The header's cores used per rig process; on the SDK path a peer's whole namespace
+    (callscope + chromedriver + Chromium) stands for it, not the callscope process alone."""
+    used = host.get("cpu_cores_used", {})
+    whole = {k.split(" ")[0] for k in used if "(namespace:" in k}
+    return {k: v for k, v in used.items() if not (k.endswith("(callscope)") and k.split(" ")[0] in whole)}
 
 
 def print_per_second(name: str) -> None:
