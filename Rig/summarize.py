@@ -27,7 +27,7 @@ import sys
 
 RIG_DIR = os.path.dirname(os.path.abspath(__file__))
 REC_DIR = os.path.join(os.path.dirname(RIG_DIR), "Recordings")
-ORDER = ["baseline", "publisher-uplink-1m", "publisher-uplink-400k", "subscriber-downlink-500k",
+ORDER = ["baseline", "publisher-uplink-1m", "publisher-uplink-400k", "subscriber-downlink-500k", "subscriber-downlink-500k-sdk",
          "publisher-uplink-loss-8", "subscriber-downlink-loss-10", "both-sides", "subscriber-blackout",
          "publisher-uplink-blackout", "ci-smoke",
          "two-publishers-uplink-300k", "two-publishers-uplink-300k-multistream",
