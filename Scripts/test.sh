@@ -92,5 +92,5 @@ bash Scripts/fuzz.sh 20
 # media flows, no didDisconnect/streamDestroyed, resubscribing afterwards works (26 s; 94 s for all three).
 CALLSCOPE_REAL=1 CALLSCOPE_REAL_NETNS=1 timeout 300 swift test -Xswiftc -warnings-as-errors --filter RealReconnectionTests
 # A real call through the rig, its peers `callscope call` processes of the debug build above (the
-# SDK path): the engine must see a publisher uplink cap (see Rig/README.md; measured 46 s).
+# SDK path): the engine must see a publisher uplink cap (see Rig/README.md; measured 43 s).
 bash Rig/ci_smoke.sh
