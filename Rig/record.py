@@ -8,9 +8,12 @@ Chromium) as a `webrtc-stats-recording` (see shared spec recording-format.md):
     python3 Rig/record.py --scenario Rig/scenarios/publisher-uplink-400k.json \
         --out Recordings/publisher-uplink-400k.ndjson.gz
 
-It starts Janus (config from Rig/janus, copied to a temp dir with free ports filled in), a small
-HTTP server for Rig/web, and one chromedriver + headless Chromium per peer; samples getStats()
-of every RTCPeerConnection once per second from both peers; writes the gzip NDJSON recording.
+It starts Janus (config from Rig/janus, copied to a temp dir with free ports filled in) and the
+peers. On the SDK path (default) each peer is a `callscope call --record` process (Rig/sdk_peers.py)
+and their recordings are merged into the rig's at the end; on the page path (--webrtc-internals,
+--frames, multistream, --peers page) a small HTTP server for Rig/web and one chromedriver +
+headless Chromium per peer, whose getStats() the rig samples once per second. It writes the gzip
+NDJSON recording.
 With a scenario (or --netns), publisher and subscriber Chromium each run in their own network
 namespace joined to the root namespace by a veth pair; Janus stays in the root namespace and the
 scenario's impairments are applied with `tc qdisc tbf` (rate) and iptables `statistic` (loss,
