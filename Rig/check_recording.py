@@ -98,7 +98,9 @@ def stream_publishers(events, publishers):
     for e in events:
         if e["peer"] == "subscriber" and e["event"] == "subscriber-streams":
             for st in e["data"].get("streams", []):
-                if st.get("type") == "video" and st.get("publisher"):
+                # No `type` and no `mid` (the SDK's `callscope call --record`): the connection's
+                # only stream, every m-line of it.
+                if st.get("type", "video") == "video" and st.get("publisher"):
                     out[(e.get("pc"), st.get("mid"))] = st["publisher"]
     return out
 
@@ -117,7 +119,7 @@ def check_subscriber(sub, events, publishers, header, clean, problems):
         return
     seen = set()
     for key, series in sorted(streams.items(), key=lambda x: str(x[0])):
-        owner = owners.get(key) or (publishers[0] if len(publishers) == 1 else None)
+        owner = owners.get(key) or owners.get((key[0], None)) or (publishers[0] if len(publishers) == 1 else None)
         seen.add(owner)
         (ta, a), (tb, b) = series[0], series[-1]
         dt = (b["timestamp"] - a["timestamp"]) / 1000 or 1

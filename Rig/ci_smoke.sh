@@ -3,22 +3,26 @@
 #
 #     Rig/ci_smoke.sh
 #
+# 0. takes the built CLI (`swift build --show-bin-path`/callscope, debug), building it only when
+#    it is missing, unless CALLSCOPE_CLI names one (a `swift build` with other flags than the
+#    last build's recompiles everything, so it does not rebuild a binary that is there);
 # 1. records Rig/scenarios/ci-smoke.json (12 s clean, then the publisher uplink capped at
-#    300 kbit/s until 30 s) with Rig/record.py into a temp dir;
-# 2. replays it from the repo root: `swift run callscope replay REC --format ndjson`;
+#    300 kbit/s until 30 s) with Rig/record.py into a temp dir, its publisher and subscriber
+#    being `callscope call` processes of that CLI (the rig's SDK path);
+# 2. replays it from the repo root: `callscope replay REC --format ndjson`;
 # 3. Rig/ci_check.py asserts the publisher's networkCondition: excellent/good before the cap,
 #    warning/critical + reason "bandwidth" for >= 5 s during it.
 # Prints "PASS: ..." or "FAIL: ..." as its last line; exit 0 only on PASS.
 #
 # Needs: root, python3 (>= 3.9), chromium chromium-driver janus iptables iproute2, swift.
-# Takes ~50 s for the recording plus the `swift run` (a link when the package is already built).
+# Takes ~45 s when the CLI is built (Scripts/test.sh builds it before).
 # Clean-up on every path (success, failure, SIGINT/SIGTERM/SIGHUP): record.py is stopped by its
 # pid and removes its own processes, namespaces, veths and iptables rules; `swift run` is ended by
 # its process group; `record.py --cleanup-only` then removes anything a hard-killed run left;
 # the temp dir is deleted.
 #
 # Environment (optional): CALLSCOPE_CLI=/path/to/callscope  use a built binary instead of
-# `swift run`; CALLSCOPE_SWIFT_FLAGS="--scratch-path DIR"  extra `swift run` flags;
+# building one; CALLSCOPE_SWIFT_FLAGS="--scratch-path DIR"  extra `swift build` flags;
 # CI_SMOKE_KEEP=1  keep the temp dir (recording, replay, logs).
 set -u
 RIG_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -113,11 +117,29 @@ WORK=$(mktemp -d /tmp/callscope-ci-smoke.XXXXXX) || fail "mktemp failed"
 REC="$WORK/ci-smoke.ndjson.gz"
 LABELS="$WORK/ci-smoke.labels.json"
 
+# ---- 0. the CLI (the rig's peers and the replay)
+cd "$REPO_DIR" || fail "cannot cd to $REPO_DIR"
+if [ -n "${CALLSCOPE_CLI:-}" ]; then
+    CLI=$CALLSCOPE_CLI
+else
+    # shellcheck disable=SC2086
+    CLI="$(swift build ${CALLSCOPE_SWIFT_FLAGS:-} --show-bin-path)/callscope"
+    if [ ! -x "$CLI" ]; then
+        say "building the CLI (swift build --product callscope)"
+        # shellcheck disable=SC2086
+        setsid swift build ${CALLSCOPE_SWIFT_FLAGS:-} --product callscope >"$WORK/build.log" 2>&1 &
+        RUN_PID=$!
+        wait_bounded "$RUN_PID" "$REPLAY_TIMEOUT" "swift build" || { RUN_PID=""; tail -n 25 "$WORK/build.log"; fail "building the CLI failed"; }
+        RUN_PID=""
+    fi
+fi
+[ -x "$CLI" ] || fail "no callscope binary at $CLI"
+
 # ---- 1. record
-say "recording Rig/scenarios/ci-smoke.json (about 45 s)"
+say "recording Rig/scenarios/ci-smoke.json (about 45 s) with $CLI call as the peers"
 STARTED_RECORD=1
 setsid python3 "$RIG_DIR/record.py" --scenario "$RIG_DIR/scenarios/ci-smoke.json" --out "$REC" \
-    >"$WORK/record.log" 2>&1 &
+    --peers sdk --callscope "$CLI" >"$WORK/record.log" 2>&1 &
 REC_PID=$!
 wait_bounded "$REC_PID" "$RECORD_TIMEOUT" "record.py"
 rc=$?
@@ -131,16 +153,8 @@ REC_PID=""
 say "recorded $(stat -c %s "$REC") bytes in $(( $(date +%s) - START )) s"
 
 # ---- 2. replay
-cd "$REPO_DIR" || fail "cannot cd to $REPO_DIR"
-if [ -n "${CALLSCOPE_CLI:-}" ]; then
-    say "replaying with $CALLSCOPE_CLI"
-    setsid "$CALLSCOPE_CLI" replay "$REC" --format ndjson >"$WORK/replay.ndjson" 2>"$WORK/replay.err" &
-else
-    say "replaying with swift run callscope (builds the CLI if needed)"
-    # shellcheck disable=SC2086
-    setsid swift run ${CALLSCOPE_SWIFT_FLAGS:-} callscope replay "$REC" --format ndjson \
-        >"$WORK/replay.ndjson" 2>"$WORK/replay.err" &
-fi
+say "replaying with $CLI"
+setsid "$CLI" replay "$REC" --format ndjson >"$WORK/replay.ndjson" 2>"$WORK/replay.err" &
 RUN_PID=$!
 wait_bounded "$RUN_PID" "$REPLAY_TIMEOUT" "replay"
 rc=$?

@@ -8,9 +8,12 @@ Chromium) as a `webrtc-stats-recording` (see shared spec recording-format.md):
     python3 Rig/record.py --scenario Rig/scenarios/publisher-uplink-400k.json \
         --out Recordings/publisher-uplink-400k.ndjson.gz
 
-It starts Janus (config from Rig/janus, copied to a temp dir with free ports filled in), a small
-HTTP server for Rig/web, and one chromedriver + headless Chromium per peer; samples getStats()
-of every RTCPeerConnection once per second from both peers; writes the gzip NDJSON recording.
+It starts Janus (config from Rig/janus, copied to a temp dir with free ports filled in) and the
+peers. On the SDK path (default) each peer is a `callscope call --record` process (Rig/sdk_peers.py)
+and their recordings are merged into the rig's at the end; on the page path (--webrtc-internals,
+--frames, multistream, --peers page) a small HTTP server for Rig/web and one chromedriver +
+headless Chromium per peer, whose getStats() the rig samples once per second. It writes the gzip
+NDJSON recording.
 With a scenario (or --netns), publisher and subscriber Chromium each run in their own network
 namespace joined to the root namespace by a veth pair; Janus stays in the root namespace and the
 scenario's impairments are applied with `tc qdisc tbf` (rate) and iptables `statistic` (loss,
@@ -44,6 +47,7 @@ import urllib.error
 import urllib.request
 
 import labels  # Rig/labels.py (this script's directory is on sys.path)
+import sdk_peers  # Rig/sdk_peers.py: the peers as `callscope call` processes
 
 RIG_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO_DIR = os.path.dirname(RIG_DIR)
@@ -237,8 +241,20 @@ def run(cmd: list[str], check: bool = True, timeout: float = 15.0) -> subprocess
 
 
 # --------------------------------------------------------------------------- network namespaces
+def kill_netns_processes(ns: str) -> None:
+    """SIGKILL whatever still runs in one of this rig's namespaces (`ip netns pids`): on the SDK
+    path chromedriver and Chromium run in process groups of their own under `callscope call`, so a
+    hard-killed callscope would leave them there."""
+    for pid in run(["ip", "netns", "pids", ns], check=False).stdout.split():
+        if pid.isdigit() and int(pid) != os.getpid():
+            log(f"killing pid {pid} left in netns {ns}")
+            with contextlib.suppress(OSError):
+                os.kill(int(pid), signal.SIGKILL)
+
+
 def cleanup_network_objects() -> None:
-    """Delete every namespace, veth and iptables rule with this rig's prefix/comment."""
+    """Delete every namespace, veth and iptables rule with this rig's prefix/comment (and end
+    the processes still in those namespaces)."""
     if os.geteuid() != 0:
         return
     with contextlib.suppress(Exception):
@@ -246,6 +262,7 @@ def cleanup_network_objects() -> None:
         for line in r.stdout.splitlines():
             name = line.split()[0] if line.split() else ""
             if name.startswith(NS_PREFIX + "-"):
+                kill_netns_processes(name)
                 log(f"deleting netns {name}")
                 run(["ip", "netns", "del", name], check=False)
     with contextlib.suppress(Exception):
@@ -325,6 +342,7 @@ class NetLab:
             delete_iptables_rules(n["ns"])
         delete_iptables_rules(None)
         for n in self.nets.values():
+            kill_netns_processes(n["ns"])
             run(["ip", "link", "del", n["root_if"]], check=False)
             run(["ip", "netns", "del", n["ns"]], check=False)
             shutil.rmtree(f"/etc/netns/{n['ns']}", ignore_errors=True)
@@ -637,6 +655,8 @@ class Rig:
         self.impair = Impairments()
         self.page_server: PageServer | None = None
         self.peers: dict[str, Peer] = {}
+        self.sdk_peers: dict[str, sdk_peers.SDKPeer] = {}
+        self.sdk = False
         self.janus_version = "janus"
         self.samples: list[str] = []
         self.events_out: list[dict] = []
@@ -741,6 +761,14 @@ class Rig:
         a.width = a.width or scenario.get("width", 960)
         a.height = a.height or scenario.get("height", 540)
         a.bitrates = a.bitrates or scenario.get("bitrates", "150000,500000,1500000")
+        self.sdk = self.use_sdk_path(connections)
+        callscope = None
+        if self.sdk:
+            try:
+                callscope = sdk_peers.find_callscope(REPO_DIR, a.callscope)
+            except sdk_peers.SDKPeerError as e:
+                raise RigError(str(e)) from None
+        log("peers: " + (f"`callscope call` ({callscope})" if self.sdk else "Rig/web/call.js pages"))
         nets = network_plan(publishers)
         self.impair = Impairments(nets, publishers)
         if use_netns:
@@ -751,9 +779,48 @@ class Rig:
         else:
             bind_ip, ice_list = "127.0.0.1", "lo"
         janus_url = self.start_janus(bind_ip, ice_list)
+        if self.sdk:
+            warmup = self.start_sdk_peers(callscope, publishers, nets, use_netns, janus_url)
+            browser = "Chromium (from the SDK recordings)"
+        else:
+            browser, warmup, sub, ipeer = self.start_page_peers(publishers, connections, nets, use_netns, janus_url)
+        self.write_header(scenario, seconds, publishers, connections, use_netns, browser, warmup)
+        self.sampling_loop(scenario, seconds, publishers, ipeer if not self.sdk else None)
+        if self.sdk:
+            self.finish_sdk_peers(publishers)
+        self.check_sender_stats(publishers, connections)
+        if a.frames:
+            self.write_frames(sub)
+        for name, peer in self.peers.items():
+            with contextlib.suppress(Exception):
+                st = peer.state()
+                with open(os.path.join(self.tmp, f"state-{name}.json"), "w") as f:
+                    json.dump(st, f, indent=1)
+                if a.verbose:
+                    log(f"{name} final page state: {json.dumps(st)}")
+        if a.webrtc_internals and not os.path.exists(a.webrtc_internals) and not os.path.exists(a.webrtc_internals + ".gz"):
+            self.dump_internals(ipeer)
+        self.write_output(scenario, self.header["t0"])
+
+    def use_sdk_path(self, connections: str) -> bool:
+        """The SDK path (`callscope call` peers) unless a feature only the page path has is asked
+        for: --webrtc-internals, --frames, a multistream subscriber, or --peers page."""
+        a = self.args
+        page_only = [why for why, on in (("--webrtc-internals", a.webrtc_internals), ("--frames", a.frames),
+                                         ("subscriber_connections multistream", connections == "multistream"))
+                     if on]
+        if a.peers == "sdk" and page_only:
+            raise RigError(f"--peers sdk: the SDK path has no {', '.join(page_only)} yet")
+        if a.peers == "auto" and page_only:
+            log(f"page path ({', '.join(page_only)}: not on the SDK path yet)")
+        return a.peers == "sdk" or (a.peers == "auto" and not page_only)
+
+    def start_page_peers(self, publishers, connections, nets, use_netns, janus_url):
+        """The page path: one chromedriver + Chromium per peer driving Rig/web/call.js."""
+        a = self.args
+        bind_ip = janus_url.split("//")[1].split(":")[0]
         self.page_server = PageServer(bind_ip, free_tcp_port(bind_ip))
         self.page_server.start()
-
         for name in publishers + ["subscriber"]:
             p = Peer(self, name, nets[name]["ns"] if use_netns else None)
             self.peers[name] = p
@@ -775,8 +842,11 @@ class Rig:
         sub.open_call(f"{self.page_server.url}/call.html?role=subscriber&publishers={','.join(publishers)}"
                       f"&subconn={connections}&{q}")
         warmup = self.warm_up(pubs, sub)
+        return browser, warmup, sub, ipeer
 
-        # header
+    def write_header(self, scenario, seconds, publishers, connections, use_netns, browser, warmup) -> None:
+        a = self.args
+        w, h = a.width, a.height
         self.header = {
             "format": "webrtc-stats-recording", "version": 1,
             "scenario": scenario["name"], "browser": browser, "sfu": self.janus_version,
@@ -794,16 +864,27 @@ class Rig:
             "data_channel": "callscope (sender-stats v1, once per second)",
             "host": {"cpus": os.cpu_count(), "os": "Debian 12"},
             "rig": "CallScope Rig/record.py",
+            "peers": "callscope call (SDK)" if self.sdk else "Rig/web/call.js pages",
             "warmup": warmup,
         }
+        if self.sdk:
+            # The SDK's subscriber leaves the layer to Janus (its default: the highest).
+            self.header["video"]["subscriber_substream"] = "janus default"
 
-        # sampling loop
+    def sampling_loop(self, scenario, seconds, publishers, ipeer) -> None:
+        """From t0: applies and removes the impairments on time; the page path samples every peer
+        once per second, the SDK path checks that its `callscope call` processes are alive."""
+        a = self.args
         steps = sorted(enumerate(scenario.get("steps", [])), key=lambda x: x[1]["start"])
         pending_starts = list(steps)
         pending_ends: list[tuple[int, dict]] = []
         pgids = {"janus": self.janus_proc.pid}
         for n, p in self.peers.items():
             pgids[f"{n} (chromedriver+chromium)"] = p.driver_proc.pid
+        for n, p in self.sdk_peers.items():
+            if not p.netns:         # else the namespace's total below
+                pgids[f"{n} (callscope)"] = p.proc.pid
+        ns_cpu0 = {n: netns_cpu_seconds(p.netns) for n, p in self.sdk_peers.items() if p.netns}
         gcpu0 = group_cpu_seconds(pgids)
         cpu0 = cpu_times()
         t0_mono = time.monotonic()
@@ -833,6 +914,11 @@ class Rig:
                     pending_ends.remove((idx, st))
                     self.add_event("rig", "impairment-end", dict(st, index=idx))
                     log(f"impairment off: {st}")
+            for peer in self.sdk_peers.values():
+                try:
+                    peer.check_alive()
+                except sdk_peers.SDKPeerError as e:
+                    raise RigError(str(e)) from None
             for name, peer in self.peers.items():
                 try:
                     c = peer.collect()
@@ -852,38 +938,106 @@ class Rig:
             self.impair.remove(idx)
             self.add_event("rig", "impairment-end", dict(st, index=idx))
         self.impair.clear()
-        self.check_sender_stats(publishers, connections)
-        if a.frames:
-            self.write_frames(sub)
-        for name, peer in self.peers.items():
-            with contextlib.suppress(Exception):
-                st = peer.state()
-                with open(os.path.join(self.tmp, f"state-{name}.json"), "w") as f:
-                    json.dump(st, f, indent=1)
-                if a.verbose:
-                    log(f"{name} final page state: {json.dumps(st)}")
         cpu1 = cpu_times()
         gcpu1 = group_cpu_seconds(pgids)
         wall = max(1e-9, time.monotonic() - t0_mono)
         busy = (cpu1[0] - cpu0[0]) / max(1e-9, (cpu1[1] - cpu0[1]))
         self.header["host"]["cpu_busy_fraction"] = round(busy, 3)
         self.header["host"]["cpu_cores_used"] = {k: round((gcpu1[k] - gcpu0[k]) / wall, 2) for k in pgids}
+        for n, before in ns_cpu0.items():
+            # Chromium and chromedriver run in process groups of their own under callscope:
+            # counted as everything in the peer's namespace.
+            used = netns_cpu_seconds(self.sdk_peers[n].netns) - before
+            self.header["host"]["cpu_cores_used"][f"{n} (namespace: callscope+chromedriver+chromium)"] = round(used / wall, 2)
         log(f"CPU: machine {busy * 100:.0f}% busy of {os.cpu_count()} cores; cores used: "
             f"{self.header['host']['cpu_cores_used']}")
-        if a.webrtc_internals and not os.path.exists(a.webrtc_internals) and not os.path.exists(a.webrtc_internals + ".gz"):
-            self.dump_internals(ipeer)
-        self.write_output(scenario, t0)
+
+    # ---- the SDK path
+    def start_sdk_peers(self, callscope: str, publishers: list[str], nets: dict, use_netns: bool, janus_url: str) -> dict:
+        """Starts one `callscope call` per publisher (each in the room before the next starts),
+        then the subscriber's, and waits for the warm-up (as `warm_up`, from their ndjson)."""
+        a = self.args
+        media = ["--width", str(a.width), "--height", str(a.height), "--fps", str(a.fps), "--bitrates", a.bitrates]
+        if a.camera_file:
+            media += ["--camera-file", os.path.abspath(a.camera_file)]
+        try:
+            for name in publishers + ["subscriber"]:
+                peer = sdk_peers.SDKPeer(name, nets[name]["ns"] if use_netns else None, self.tmp)
+                peer.proc = self.spawn(f"callscope-{name}", peer.argv(callscope, janus_url, ROOM, name != "subscriber", media),
+                                       peer.out_path)
+                self.sdk_peers[name] = peer
+                if name != "subscriber":
+                    sdk_peers.wait_published(peer, 45)
+                    log(f"{name}: published (callscope call pid {peer.proc.pid})")
+            watch = sdk_peers.WarmUpWatch([self.sdk_peers[n] for n in publishers], self.sdk_peers["subscriber"])
+            t_start = time.monotonic()
+            deadline = t_start + a.warmup_timeout
+            while True:
+                for peer in self.sdk_peers.values():
+                    peer.check_alive()
+                watch.poll()
+                ok = watch.done(a.warmup_aob)
+                if ok or time.monotonic() >= deadline:
+                    break
+                time.sleep(0.5)
+        except sdk_peers.SDKPeerError as e:
+            raise RigError(str(e)) from None
+        took = round(time.monotonic() - t_start, 1)
+        aobs = [watch.estimates.get(n, 0) for n in publishers]
+        if ok:
+            log(f"warm-up done in {took}s (publisher estimate {aobs}, decoding streams {len(watch.decoding)})")
+        else:
+            log(f"warm-up NOT complete after {took}s (publisher estimate {aobs}, decoding streams "
+                f"{len(watch.decoding)}); recording anyway")
+        out = {"seconds": took, "publisher_available_outgoing_bitrate": min(aobs), "target_bitrate": a.warmup_aob,
+               "complete": ok}
+        if len(publishers) > 1:
+            out["publishers_available_outgoing_bitrate"] = dict(zip(publishers, aobs))
+        return out
+
+    def finish_sdk_peers(self, publishers: list[str]) -> None:
+        """Ends the `callscope call` processes (SIGTERM: they hang up and write their
+        recordings) and merges the recordings into this one."""
+        for peer in self.sdk_peers.values():
+            peer.stop(timeout=30)
+        for name, peer in self.sdk_peers.items():
+            if peer.proc.poll() is None or peer.proc.returncode != 0:
+                raise RigError(f"callscope call for {name} did not end cleanly "
+                               f"(exit {peer.proc.poll()}); its last lines:\n{peer.tail()}")
+            self.reap(peer.proc)          # the group, if anything of it is left
+        try:
+            lines, facts = sdk_peers.merge([self.sdk_peers[n] for n in publishers], self.sdk_peers["subscriber"],
+                                           self.header["t0"])
+        except sdk_peers.SDKPeerError as e:
+            raise RigError(str(e)) from None
+        if facts["browser"]:
+            self.header["browser"] = facts["browser"]
+        self.header["sdk"] = {"interval_ms": facts["sdk_interval_ms"], "janus_ids": facts["janus_ids"],
+                              "note": "reports, sender-stats, stream bindings and lifecycle events as each peer's "
+                                      "`callscope call --record` wrote them; peers, connections and publisher ids "
+                                      "relabelled (Rig/sdk_peers.py); samples before t0 (warm-up) left out"}
+        rig_lines = [json.loads(x) for x in self.samples]
+        merged = sorted(rig_lines + lines, key=lambda x: x["t"])
+        self.samples = [json.dumps(x, separators=(",", ":")) for x in merged]
+        log(f"merged {len(lines)} lines of the SDK recordings ({', '.join(self.sdk_peers)})")
 
     def check_sender_stats(self, publishers: list[str], connections: str) -> None:
         """Every publisher's sender-stats must have reached the subscriber, on the connection that
         carries its feed (per-feed: its own; multistream: the one connection, where Janus relays
         the data channels of all feeds): a RigError names the ones missing."""
         got: dict[tuple[str, str], int] = {}
+        carried: dict[str, str] = {}         # subscriber pc -> the one publisher it carries
         for line in self.samples:
+            if '"event":"subscriber-streams"' in line:
+                ev = json.loads(line)
+                names = {st.get("publisher") for st in ev["data"].get("streams", []) if st.get("publisher")}
+                if ev["peer"] == "subscriber" and len(names) == 1:
+                    carried[ev.get("pc")] = names.pop()
             if '"event":"sender-stats"' in line:
                 ev = json.loads(line)
                 if ev["peer"] == "subscriber":
-                    key = (ev.get("pc"), ev["data"].get("publisher"))
+                    # The SDK's messages do not name their publisher: the connection's feed does.
+                    key = (ev.get("pc"), ev["data"].get("publisher") or carried.get(ev.get("pc")))
                     got[key] = got.get(key, 0) + 1
         missing = []
         for name in publishers:
@@ -1131,6 +1285,19 @@ def group_cpu_seconds(pgids: dict[str, int]) -> dict[str, float]:
     return out
 
 
+def netns_cpu_seconds(ns: str) -> float:
+    """utime+stime (s) of all live processes in network namespace `ns` (`ip netns pids`)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in run(["ip", "netns", "pids", ns], check=False).stdout.split():
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            with open(f"/proc/{pid}/stat") as f:
+                data = f.read()
+            fields = data[data.rindex(")") + 2:].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
 def cpu_times() -> tuple[float, float]:
     with open("/proc/stat") as f:
         parts = [float(x) for x in f.readline().split()[1:]]
@@ -1174,6 +1341,12 @@ def main() -> int:
     ap.add_argument("--keep-tmp", action="store_true", help="keep the run dir (logs, profiles)")
     ap.add_argument("--verbose", action="store_true", help="print the pages' final state")
     ap.add_argument("--janus-debug", type=int, default=4, help="janus debug level (0-7)")
+    ap.add_argument("--peers", choices=["auto", "sdk", "page"], default="auto",
+                    help="sdk: publishers and subscriber are `callscope call` processes; page: Rig/web/call.js "
+                         "pages; auto (default): sdk unless --webrtc-internals, --frames or a multistream "
+                         "subscriber asks for the page path")
+    ap.add_argument("--callscope", help="the callscope binary of the SDK path (default: .build/release/callscope; "
+                                        "build it with `swift build -c release --product callscope`)")
     args = ap.parse_args()
     if args.seconds is None and not args.scenario:
         args.seconds = 40

@@ -27,7 +27,7 @@ import sys
 
 RIG_DIR = os.path.dirname(os.path.abspath(__file__))
 REC_DIR = os.path.join(os.path.dirname(RIG_DIR), "Recordings")
-ORDER = ["baseline", "publisher-uplink-1m", "publisher-uplink-400k", "subscriber-downlink-500k",
+ORDER = ["baseline", "publisher-uplink-1m", "publisher-uplink-400k", "subscriber-downlink-500k", "subscriber-downlink-500k-sdk",
          "publisher-uplink-loss-8", "subscriber-downlink-loss-10", "both-sides", "subscriber-blackout",
          "publisher-uplink-blackout", "ci-smoke",
          "two-publishers-uplink-300k", "two-publishers-uplink-300k-multistream",
@@ -376,10 +376,12 @@ def summarize(name: str) -> tuple[str, dict]:
     setup = (f"{len(pubs)} publishers ({', '.join(pubs)}), {video.get('top_layer')} top layer, subscriber: "
              f"{header.get('subscriber_connections')} connection{'s' if header.get('subscriber_connections') == 'per-feed' else ''}. "
              if multi else "")
+    if str(header.get("peers", "")).startswith("callscope call"):
+        setup += "Peers: `callscope call` processes (the rig's SDK path; what the SDK itself saw). "
     out = [f"### {name}", "",
            setup + f"Impairment: {imp_s}. Duration {labels.get('duration_ms', 0) / 1000:.0f} s, file {size / 1024:.0f} KB, "
            f"host CPU {host.get('cpu_busy_fraction', 0) * 100:.0f} % busy (rig: "
-           + ", ".join(f"{k.split(' ')[0]} {v}" for k, v in host.get("cpu_cores_used", {}).items()) + " cores). "
+           + ", ".join(f"{k.split(' ')[0]} {v}" for k, v in cpu_used(host).items()) + " cores). "
            f"Windows: {win_s}.", "",
            "| raw getStats | " + " | ".join(cols) + " |", "|---|" + "---|" * len(cols)] + rows
     out.append("")
@@ -392,6 +394,14 @@ def summarize(name: str) -> tuple[str, dict]:
                    (" …" if len(events) > 40 else "") + ".")
         out.append("")
     return "\n".join(out), {"pub": pub, "sub": sub1, "w": w}
+
+
+def cpu_used(host: dict) -> dict:
+    """The header's cores used per rig process; on the SDK path a peer's whole namespace
+    (callscope + chromedriver + Chromium) stands for it, not the callscope process alone."""
+    used = host.get("cpu_cores_used", {})
+    whole = {k.split(" ")[0] for k in used if "(namespace:" in k}
+    return {k: v for k, v in used.items() if not (k.endswith("(callscope)") and k.split(" ")[0] in whole)}
 
 
 def print_per_second(name: str) -> None:

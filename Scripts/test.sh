@@ -40,7 +40,9 @@ CALLSCOPE_FRAMES_KERNEL=swift swift test --skip-build --filter VectorKernelSelec
 # (measured: 18-24 s for the three tests: a call, a session lifecycle, Janus killed and restarted;
 # plus 32 s for `callscope call --record` by a publisher and a subscriber, each recording replayed
 # by `callscope replay` to the same callbacks: RealRecordReplayTests, which runs .build/debug/callscope;
-# the whole invocation measured 54 s).
+# the whole invocation measured 54 s; plus 13 s for `callscope call --width/--height/--fps/--bitrates`
+# reaching the encoder and SIGTERM ending a call with its recording: RealCallOptionsTests; the whole
+# invocation with it measured 72 s).
 CALLSCOPE_REAL=1 timeout 300 swift test -Xswiftc -warnings-as-errors --no-parallel --filter CallsRealTests
 # The README's main job must work on the shipped recording.
 swift run callscope replay >/dev/null
@@ -51,6 +53,8 @@ rm -f "$frames_out"
 # The shipped rig recordings: each has its publishers' three layers, one decoded stream per publisher,
 # every publisher's sender-stats, no CPU-limited layer in its clean part (Rig/check_recording.py), and
 # its labels are what its scenario gives (Rig/labels.py --check). ~5 s.
+# The rig's SDK path relabels its `callscope call` recordings into one (Rig/sdk_peers.py; < 1 s).
+python3 Rig/test_sdk_peers.py
 for recording in Recordings/*.ndjson.gz; do
     python3 Rig/check_recording.py "$recording" >/dev/null || { echo "test.sh: $recording fails Rig/check_recording.py" >&2; exit 1; }
     if [ -f "${recording%.ndjson.gz}.labels.json" ]; then python3 Rig/labels.py --check "$recording"; fi
@@ -97,5 +101,6 @@ bash Scripts/fuzz.sh 20
 # run in parallel, on the same namespace.
 CALLSCOPE_REAL=1 CALLSCOPE_REAL_NETNS=1 timeout 420 swift test -Xswiftc -warnings-as-errors --filter RealReconnectionTests
 CALLSCOPE_REAL=1 CALLSCOPE_REAL_NETNS=1 timeout 300 swift test -Xswiftc -warnings-as-errors --filter RealRelayTests
-# A real call through the rig: the engine must see a publisher uplink cap (see Rig/README.md).
+# A real call through the rig, its peers `callscope call` processes of the debug build above (the
+# SDK path): the engine must see a publisher uplink cap (see Rig/README.md; measured 43 s).
 bash Rig/ci_smoke.sh

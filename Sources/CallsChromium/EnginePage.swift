@@ -42,14 +42,25 @@ enum EnginePage {
             ? [{ urls: config.iceServers, username: config.username || undefined, credential: config.credential || undefined }] : [];
           const pc = new RTCPeerConnection({ iceServers: servers, iceTransportPolicy: config.iceTransportPolicy || 'all',
                                             bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require' });
-          const e = { pc, channels: new Map(), media: [] };
+          const e = { pc, channels: new Map(), media: [], sinks: [] };
           pcs.set(id, e);
           pc.onicecandidate = ev => emit({ kind: 'candidate', pc: id, candidate: ev.candidate
             ? { candidate: ev.candidate.candidate, sdpMid: ev.candidate.sdpMid, sdpMLineIndex: ev.candidate.sdpMLineIndex } : null });
           pc.oniceconnectionstatechange = () => emit({ kind: 'iceConnectionState', pc: id, state: pc.iceConnectionState });
           pc.onconnectionstatechange = () => emit({ kind: 'connectionState', pc: id, state: pc.connectionState });
           pc.onsignalingstatechange = () => emit({ kind: 'signalingState', pc: id, state: pc.signalingState });
-          pc.ontrack = ev => emit({ kind: 'track', pc: id, trackKind: ev.track.kind, mid: ev.transceiver ? ev.transceiver.mid : null });
+          pc.ontrack = ev => {
+            // Played (muted) as an app plays it, so the receive pipeline runs as in an app: an
+            // audio track nobody plays is never pulled from its jitter buffer
+            // (jitterBufferEmittedCount and totalSamplesReceived stay 0).
+            const sink = document.createElement(ev.track.kind === 'video' ? 'video' : 'audio');
+            sink.autoplay = true; sink.muted = true;
+            sink.srcObject = new MediaStream([ev.track]);
+            document.body.appendChild(sink);
+            sink.play().catch(() => {});
+            e.sinks.push(sink);
+            emit({ kind: 'track', pc: id, trackKind: ev.track.kind, mid: ev.transceiver ? ev.transceiver.mid : null });
+          };
           pc.ondatachannel = ev => wireChannel(id, e, ev.channel);
           return null;
         },
@@ -58,6 +69,7 @@ enum EnginePage {
           if (!e) return null;
           pcs.delete(id);
           for (const track of e.media) track.stop();
+          for (const sink of e.sinks) { sink.srcObject = null; sink.remove(); }
           e.pc.close();
           emit({ kind: 'signalingState', pc: id, state: 'closed' });
           return null;

@@ -16,7 +16,7 @@ struct CallCommand: Command {
     callscope call --janus URL [--room N] [--publish] [--subscribe all|none] [--duration S]
                    [--format text|ndjson] [--display NAME] [--chromedriver PATH] [--chromium PATH]
                    [--stun HOST:PORT [--turn HOST:PORT --user U --password P]]
-                   [--record FILE]
+                   [--record FILE] [--width W --height H --fps N --bitrates q,h,f --camera-file FILE]
 
     Joins a Janus VideoRoom (default room 1234) as a live client, with a headless Chromium
     (started through chromedriver; Debian paths by default) as the media engine, and prints what
@@ -26,10 +26,12 @@ struct CallCommand: Command {
     participant.didConnect/didDisconnect/pathsChanged (working paths to each participant) and,
     with --stun, session.connectionStateChanged (udp / tcp / offline, probed as `discover`).
     --publish publishes the fake camera (3-layer VP8 simulcast) and microphone; --subscribe all
-    (default) subscribes to every other stream; --duration defaults to 30.
+    (default) subscribes to every other stream; --duration defaults to 30; SIGINT or SIGTERM
+    ends the call earlier, as cleanly (it hangs up and writes --record).
     --record FILE writes a webrtc-stats-recording (plain ndjson) of every report and sender-stats
     message the SDK fed its stats monitors, the subscribers' stream bindings and the lifecycle
     events; `callscope replay FILE` gives the same stats callbacks.
+    \(CallMediaOptions.help)
     """
 
     enum Format: String { case text, ndjson }
@@ -45,6 +47,7 @@ struct CallCommand: Command {
     var chromium = ChromiumOptions()
     var discoverability: SessionDiscoverability?
     var record: String?
+    var media = CallMediaOptions()
 
     init(arguments: [String]) throws {
         var remaining = arguments[...]
@@ -56,6 +59,7 @@ struct CallCommand: Command {
         while let argument = remaining.popFirst() {
             switch argument {
             case _ where CallDiscoverabilityOptions.options.contains(argument): try probes.take(argument, value(argument))
+            case _ where CallMediaOptions.options.contains(argument): try media.take(argument, value(argument))
             case "--janus":
                 let text = try value(argument)
                 guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
@@ -84,6 +88,7 @@ struct CallCommand: Command {
         }
         guard janus != nil else { throw UsageError("call needs --janus URL") }
         discoverability = try probes.discoverability()
+        media.apply(to: &chromium)
     }
 
     func run() throws -> ExitCode {
@@ -126,12 +131,12 @@ struct CallCommand: Command {
         do {
             try await session.connect(display: display)
             if publish {
-                let publisher = CallPublisher(settings: CallPublisherSettings(name: display, senderStatsTrack: true))
+                let publisher = CallPublisher(settings: CallPublisherSettings(name: display, media: media.localMedia, senderStatsTrack: true))
                 out.follow(publisher)
                 try await session.publish(publisher)
                 if let stream = publisher.stream { recorder?.noteStream(stream, own: true); out.line(callback: "publisher.streamCreated", peer: "publisher", stream: stream.streamId, data: CallEventPrinter.json(stream)) }
             }
-            try await Task.sleep(for: .milliseconds(Int(duration * 1000)))
+            _ = await CallEnd.wait(seconds: duration)
         } catch {
             await session.disconnect()
             await engine.shutdown()

@@ -13,7 +13,9 @@ import Testing
     }
 
     /// Runs the binary SwiftPM built beside this test bundle.
-    private func callscope(_ arguments: String...) throws -> Run {
+    private func callscope(_ arguments: String...) throws -> Run { try callscope(arguments) }
+
+    private func callscope(_ arguments: [String]) throws -> Run {
         let products = Bundle.main.bundleURL.deletingLastPathComponent()
         let candidates = [products, Bundle.main.bundleURL].map { $0.appendingPathComponent("callscope") }
         let binary = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }, "the callscope binary is built beside the tests")
@@ -102,6 +104,20 @@ import Testing
         let badEndpoint = try callscope("call", "--janus", "http://127.0.0.1:1/janus", "--stun", "nowhere")
         #expect(badEndpoint.status == 2)
         #expect(badEndpoint.errors.contains("'nowhere'"))
+    }
+
+    @Test(arguments: [
+        (["--width", "0"], "--width takes a whole number from 1 to 7680, not '0'"),
+        (["--height", "360p"], "--height takes a whole number from 1 to 4320, not '360p'"),
+        (["--fps", "241"], "--fps takes a whole number from 1 to 240, not '241'"),
+        (["--bitrates", "150000,500000"], "--bitrates takes three bit rates q,h,f in bit/s"),
+        (["--bitrates", "150000,-1,1500000"], "--bitrates takes three bit rates q,h,f in bit/s"),
+        (["--camera-file"], "--camera-file needs a value"),
+    ])
+    func callsMediaOptionsRejectBadValues(arguments: [String], message: String) throws {
+        let run = try callscope(["call", "--janus", "http://127.0.0.1:1/janus"] + arguments)
+        #expect(run.status == 2)
+        #expect(run.errors.contains(message))
     }
 
     @Test func anUnknownCommandIsAUsageError() throws {
