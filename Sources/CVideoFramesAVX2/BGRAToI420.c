@@ -129,15 +129,23 @@ CVF_AVX2_INLINE void convert_part(const uint8_t *s0, const uint8_t *s1, uint8_t 
 }
 
 /// Two rows. Rows of 32 pixels or more need no copies but for an odd width's last column: the
-/// last step may overlap the one before (it writes the same bytes).
+/// last step may overlap the one before (it writes the same bytes). `next0`, `next1` are the
+/// rows of the next pair, prefetched as these are read: in a frame that is not in cache that
+/// turns the source's misses into misses already under way (measured, 720p, frames cycled
+/// from 64 MB: 0.80-0.88x libyuv instead of 1.08-1.13x; 2 to 4 pairs ahead no better).
 CVF_AVX2_INLINE void convert_rows(const uint8_t *s0, const uint8_t *s1, uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,
-                                  ptrdiff_t width, const Constants *c) {
+                                  const uint8_t *next0, const uint8_t *next1, ptrdiff_t width, const Constants *c) {
     if (width < 32) {
         convert_part(s0, s1, y0, y1, u, v, 0, width, c);
         return;
     }
     ptrdiff_t x = 0;
     for (; x + 32 <= width; x += 32) {
+        // The 128 bytes of each row this step reads, one pair down (two 64-byte lines).
+        __builtin_prefetch(next0 + 4 * x, 0, 3);
+        __builtin_prefetch(next0 + 4 * x + 64, 0, 3);
+        __builtin_prefetch(next1 + 4 * x, 0, 3);
+        __builtin_prefetch(next1 + 4 * x + 64, 0, 3);
         convert32(s0 + 4 * x, s1 + 4 * x, y0 + x, y1 + x, u + x / 2, v + x / 2, c);
     }
     ptrdiff_t last = (width - 32) & ~(ptrdiff_t)1;
@@ -152,7 +160,9 @@ CVF_AVX2 void cvf_avx2_bgra_to_i420(const uint8_t *bgra, ptrdiff_t bgra_stride, 
     for (ptrdiff_t row = first_chroma_row; row < end_chroma_row; row++) {
         const uint8_t *s0 = bgra + 2 * row * bgra_stride;
         uint8_t *y0 = y + 2 * row * y_stride;
-        convert_rows(s0, s0 + bgra_stride, y0, y0 + y_stride, u + row * u_stride, v + row * v_stride, width, &c);
+        // The last pair prefetches itself (no row past the caller's is touched).
+        const uint8_t *next = row + 1 < end_chroma_row ? s0 + 2 * bgra_stride : s0;
+        convert_rows(s0, s0 + bgra_stride, y0, y0 + y_stride, u + row * u_stride, v + row * v_stride, next, next + bgra_stride, width, &c);
     }
 }
 
