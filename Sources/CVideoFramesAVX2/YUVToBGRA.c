@@ -9,10 +9,15 @@
 // arranged first: the low half takes pixel quads 0, 2, 4, 6 of the 32 pixels, the high half
 // quads 1, 3, 5, 7 (one `vpermd` of the luma; the chroma samples the same way).
 //
-// Stores are ordinary (cached). Non-temporal stores to 64-byte-aligned lines were measured
-// (720p, this kernel): streaming frames 0.75-0.98x libyuv instead of about 1.0x, cached frames
-// 0.96-1.24x instead of 0.79-0.91x, and much slower still when a line was shared with an
-// ordinary store; not worth it.
+// Stores: ordinary (cached), or, when the caller asks (`write_around_cache`: Swift asks for
+// frames too large to stay near the core, see `AVX2Kernels`), non-temporal for every whole
+// 64-byte line of a row, so a destination that is not in cache is written without first being
+// read. The few pixels before a row's first whole line and after its last one are written with
+// masked ordinary stores, so no line gets both kinds. Measured at 720p on the bench machine
+// (a C harness, alternating calls with libyuv): frames cycled from 64 MB 0.90-0.95x libyuv
+// instead of 1.0x, the same frame again and again 0.85x instead of 0.74x. Prefetching the
+// destination (PREFETCHW) 1-4 rows ahead and the sources 2-4 rows ahead measured no better
+// or worse than neither.
 
 #include "CVideoFramesAVX2.h"
 
@@ -45,9 +50,14 @@ CVF_AVX2_INLINE Constants constants(const CVFYUVToRGBCoefficients *k) {
 /// Dword (pixel quad) order: low half quads 0, 2, 4, 6, high half 1, 3, 5, 7.
 CVF_AVX2_INLINE __m256i quad_order(void) { return _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7); }
 
+/// 32 BGRA pixels, 8 per register, in order.
+typedef struct {
+    __m256i p0, p1, p2, p3;
+} Pixels32;
+
 /// 32 pixels: luma `y` (32 bytes), chroma `u_high`, `v_high` (16 samples as `X << 8`, in
-/// quad order) to 128 BGRA bytes at `d`.
-CVF_AVX2_INLINE void convert32(const uint8_t *y, __m256i u_high, __m256i v_high, uint8_t *d, const Constants *c) {
+/// quad order).
+CVF_AVX2_INLINE Pixels32 pixels32(const uint8_t *y, __m256i u_high, __m256i v_high, const Constants *c) {
     const __m256i high_bytes = _mm256_set1_epi16((short)0xFF00);
     __m256i r = _mm256_add_epi16(_mm256_mulhi_epu16(v_high, c->rv), c->r_bias);
     __m256i g = _mm256_sub_epi16(_mm256_sub_epi16(c->g_bias, _mm256_mulhi_epu16(u_high, c->gu)), _mm256_mulhi_epu16(v_high, c->gv));
@@ -67,10 +77,36 @@ CVF_AVX2_INLINE void convert32(const uint8_t *y, __m256i u_high, __m256i v_high,
     __m256i ra_even = _mm256_unpacklo_epi8(rr, alpha), ra_odd = _mm256_unpackhi_epi8(rr, alpha);
     __m256i even0 = _mm256_unpacklo_epi16(bg_even, ra_even), even1 = _mm256_unpackhi_epi16(bg_even, ra_even);
     __m256i odd0 = _mm256_unpacklo_epi16(bg_odd, ra_odd), odd1 = _mm256_unpackhi_epi16(bg_odd, ra_odd);
-    _mm256_storeu_si256((__m256i *)d, _mm256_unpacklo_epi32(even0, odd0));
-    _mm256_storeu_si256((__m256i *)(d + 32), _mm256_unpackhi_epi32(even0, odd0));
-    _mm256_storeu_si256((__m256i *)(d + 64), _mm256_unpacklo_epi32(even1, odd1));
-    _mm256_storeu_si256((__m256i *)(d + 96), _mm256_unpackhi_epi32(even1, odd1));
+    Pixels32 out;
+    out.p0 = _mm256_unpacklo_epi32(even0, odd0);
+    out.p1 = _mm256_unpackhi_epi32(even0, odd0);
+    out.p2 = _mm256_unpacklo_epi32(even1, odd1);
+    out.p3 = _mm256_unpackhi_epi32(even1, odd1);
+    return out;
+}
+
+/// Ordinary stores of 32 pixels to `d`.
+CVF_AVX2_INLINE void store32(uint8_t *d, Pixels32 px) {
+    _mm256_storeu_si256((__m256i *)d, px.p0);
+    _mm256_storeu_si256((__m256i *)(d + 32), px.p1);
+    _mm256_storeu_si256((__m256i *)(d + 64), px.p2);
+    _mm256_storeu_si256((__m256i *)(d + 96), px.p3);
+}
+
+/// Non-temporal stores of 32 pixels to `d`, which is 64-byte aligned: two whole lines.
+CVF_AVX2_INLINE void stream32(uint8_t *d, Pixels32 px) {
+    _mm256_stream_si256((__m256i *)d, px.p0);
+    _mm256_stream_si256((__m256i *)(d + 32), px.p1);
+    _mm256_stream_si256((__m256i *)(d + 64), px.p2);
+    _mm256_stream_si256((__m256i *)(d + 96), px.p3);
+}
+
+/// Ordinary stores of pixels `from..<to` (within 0...32) of 32 pixels whose first is at `d`,
+/// through a copy; the others are not touched. (Masked stores, `vpmaskmovd`, measured slower.)
+CVF_AVX2_INLINE void store32_part(uint8_t *d, Pixels32 px, ptrdiff_t from, ptrdiff_t to) {
+    uint8_t t[128];
+    store32(t, px);
+    memcpy(d + 4 * from, t + 4 * from, (size_t)(4 * (to - from)));
 }
 
 /// 16 I420 chroma samples at `p` as `X << 8` in quad order: one broadcast load, one shuffle.
@@ -81,80 +117,83 @@ CVF_AVX2_INLINE __m256i i420_chroma(const uint8_t *p) {
     return _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)p)), spread);
 }
 
-/// Pixels `x..<x + n` (`x` even, `n` below 32) through zero-filled copies: the formula is
-/// per pixel, so the padding does not change the pixels kept.
-CVF_AVX2_INLINE void i420_part(const uint8_t *y, const uint8_t *u, const uint8_t *v, uint8_t *d, ptrdiff_t x, ptrdiff_t n, const Constants *c) {
-    ptrdiff_t chroma = (n + 1) / 2;
-    uint8_t ty[32] = {0}, tu[16] = {0}, tv[16] = {0}, td[128];
-    memcpy(ty, y + x, (size_t)n);
-    memcpy(tu, u + x / 2, (size_t)chroma);
-    memcpy(tv, v + x / 2, (size_t)chroma);
-    convert32(ty, i420_chroma(tu), i420_chroma(tv), td, c);
-    memcpy(d + 4 * x, td, (size_t)(4 * n));
+/// 32 pixels from `x` (even) of a row of luma `y` and chroma `c1` (I420: U, `c2` V; NV12:
+/// the interleaved samples, `c2` unused).
+CVF_AVX2_INLINE Pixels32 pixels_at(const uint8_t *y, const uint8_t *c1, const uint8_t *c2, int nv12, ptrdiff_t x, const Constants *c) {
+    if (nv12) {
+        // Word i holds U | V << 8 of sample i.
+        __m256i samples = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(c1 + x)), quad_order());
+        return pixels32(y + x, _mm256_slli_epi16(samples, 8), _mm256_and_si256(samples, _mm256_set1_epi16((short)0xFF00)), c);
+    }
+    return pixels32(y + x, i420_chroma(c1 + x / 2), i420_chroma(c2 + x / 2), c);
 }
 
-CVF_AVX2_INLINE void i420_step(const uint8_t *y, const uint8_t *u, const uint8_t *v, uint8_t *d, ptrdiff_t x, const Constants *c) {
-    convert32(y + x, i420_chroma(u + x / 2), i420_chroma(v + x / 2), d + 4 * x, c);
+/// Pixels `x..<x + n` (`x` even, `n` below 32) through zero-filled copies: the formula is
+/// per pixel, so the padding does not change the pixels kept.
+CVF_AVX2_INLINE void convert_part(const uint8_t *y, const uint8_t *c1, const uint8_t *c2, int nv12, uint8_t *d, ptrdiff_t x, ptrdiff_t n, const Constants *c) {
+    ptrdiff_t chroma = (n + 1) / 2;
+    uint8_t ty[32] = {0}, t1[32] = {0}, t2[16] = {0}, td[128];
+    memcpy(ty, y + x, (size_t)n);
+    if (nv12) {
+        memcpy(t1, c1 + x, (size_t)(2 * chroma));
+    } else {
+        memcpy(t1, c1 + x / 2, (size_t)chroma);
+        memcpy(t2, c2 + x / 2, (size_t)chroma);
+    }
+    store32(td, pixels_at(ty, t1, t2, nv12, 0, c));
+    memcpy(d + 4 * x, td, (size_t)(4 * n));
 }
 
 /// One row. Rows of 32 pixels or more need no copies: the last step may overlap the one
-/// before (it writes the same bytes); only an odd width's last pixel, or a row narrower than
-/// 32, goes through `i420_part`.
-CVF_AVX2_INLINE void i420_row(const uint8_t *y, const uint8_t *u, const uint8_t *v, uint8_t *d, ptrdiff_t width, const Constants *c) {
+/// before (it writes the same bytes, or with `around` only the pixels not yet written); only
+/// an odd width's last pixel, or a row narrower than 32, goes through `convert_part`.
+/// `around`: non-temporal stores for the row's whole 64-byte lines (when the row starts on 8
+/// bytes, so that its first whole line starts at an even pixel), masked ordinary stores for
+/// the pixels before and after them.
+CVF_AVX2_INLINE void convert_row(const uint8_t *y, const uint8_t *c1, const uint8_t *c2, int nv12, uint8_t *d, ptrdiff_t width, int around, const Constants *c) {
     if (width < 32) {
-        i420_part(y, u, v, d, 0, width, c);
+        convert_part(y, c1, c2, nv12, d, 0, width, c);
         return;
     }
     ptrdiff_t x = 0;
-    for (; x + 32 <= width; x += 32) i420_step(y, u, v, d, x, c);
-    ptrdiff_t last = (width - 32) & ~(ptrdiff_t)1;
-    if (x < width) i420_step(y, u, v, d, last, c);
-    if (last + 32 < width) i420_part(y, u, v, d, last + 32, width - last - 32, c);
-}
-
-CVF_AVX2_INLINE void nv12_step(const uint8_t *y, const uint8_t *uv, uint8_t *d, ptrdiff_t x, const Constants *c) {
-    // Word i holds U | V << 8 of sample i.
-    __m256i samples = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(uv + x)), quad_order());
-    convert32(y + x, _mm256_slli_epi16(samples, 8), _mm256_and_si256(samples, _mm256_set1_epi16((short)0xFF00)), d + 4 * x, c);
-}
-
-CVF_AVX2_INLINE void nv12_part(const uint8_t *y, const uint8_t *uv, uint8_t *d, ptrdiff_t x, ptrdiff_t n, const Constants *c) {
-    ptrdiff_t chroma = (n + 1) / 2;
-    uint8_t ty[32] = {0}, tuv[32] = {0}, td[128];
-    memcpy(ty, y + x, (size_t)n);
-    memcpy(tuv, uv + x, (size_t)(2 * chroma));
-    nv12_step(ty, tuv, td, 0, c);
-    memcpy(d + 4 * x, td, (size_t)(4 * n));
-}
-
-CVF_AVX2_INLINE void nv12_row(const uint8_t *y, const uint8_t *uv, uint8_t *d, ptrdiff_t width, const Constants *c) {
-    if (width < 32) {
-        nv12_part(y, uv, d, 0, width, c);
-        return;
+    ptrdiff_t head = (ptrdiff_t)((64 - ((uintptr_t)d & 63)) & 63) / 4;
+    if (around && ((uintptr_t)d & 7) == 0 && head + 32 <= width) {
+        if (head > 0) store32_part(d, pixels_at(y, c1, c2, nv12, 0, c), 0, head);
+        for (x = head; x + 32 <= width; x += 32) stream32(d + 4 * x, pixels_at(y, c1, c2, nv12, x, c));
+    } else {
+        around = 0;
+        for (; x + 32 <= width; x += 32) store32(d + 4 * x, pixels_at(y, c1, c2, nv12, x, c));
     }
-    ptrdiff_t x = 0;
-    for (; x + 32 <= width; x += 32) nv12_step(y, uv, d, x, c);
     ptrdiff_t last = (width - 32) & ~(ptrdiff_t)1;
-    if (x < width) nv12_step(y, uv, d, last, c);
-    if (last + 32 < width) nv12_part(y, uv, d, last + 32, width - last - 32, c);
+    if (x < width) {
+        Pixels32 px = pixels_at(y, c1, c2, nv12, last, c);
+        if (around) store32_part(d + 4 * last, px, x - last, 32);
+        else store32(d + 4 * last, px);
+    }
+    if (last + 32 < width) convert_part(y, c1, c2, nv12, d, last + 32, width - last - 32, c);
 }
 
 CVF_AVX2 void cvf_avx2_i420_to_bgra(const uint8_t *y, ptrdiff_t y_stride, const uint8_t *u, ptrdiff_t u_stride,
                                     const uint8_t *v, ptrdiff_t v_stride, uint8_t *bgra, ptrdiff_t bgra_stride,
-                                    ptrdiff_t width, ptrdiff_t first_row, ptrdiff_t end_row, const CVFYUVToRGBCoefficients *k) {
+                                    ptrdiff_t width, ptrdiff_t first_row, ptrdiff_t end_row, int write_around_cache,
+                                    const CVFYUVToRGBCoefficients *k) {
     Constants c = constants(k);
     for (ptrdiff_t row = first_row; row < end_row; row++) {
-        i420_row(y + row * y_stride, u + (row / 2) * u_stride, v + (row / 2) * v_stride, bgra + row * bgra_stride, width, &c);
+        convert_row(y + row * y_stride, u + (row / 2) * u_stride, v + (row / 2) * v_stride, 0, bgra + row * bgra_stride, width, write_around_cache, &c);
     }
+    // Non-temporal stores are weakly ordered: visible before this function returns.
+    if (write_around_cache) _mm_sfence();
 }
 
 CVF_AVX2 void cvf_avx2_nv12_to_bgra(const uint8_t *y, ptrdiff_t y_stride, const uint8_t *uv, ptrdiff_t uv_stride,
                                     uint8_t *bgra, ptrdiff_t bgra_stride,
-                                    ptrdiff_t width, ptrdiff_t first_row, ptrdiff_t end_row, const CVFYUVToRGBCoefficients *k) {
+                                    ptrdiff_t width, ptrdiff_t first_row, ptrdiff_t end_row, int write_around_cache,
+                                    const CVFYUVToRGBCoefficients *k) {
     Constants c = constants(k);
     for (ptrdiff_t row = first_row; row < end_row; row++) {
-        nv12_row(y + row * y_stride, uv + (row / 2) * uv_stride, bgra + row * bgra_stride, width, &c);
+        convert_row(y + row * y_stride, uv + (row / 2) * uv_stride, NULL, 1, bgra + row * bgra_stride, width, write_around_cache, &c);
     }
+    if (write_around_cache) _mm_sfence();
 }
 
 #endif

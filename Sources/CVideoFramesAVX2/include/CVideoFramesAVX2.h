@@ -39,15 +39,19 @@ int cvf_cpu_supports_avx2(void);
 #if defined(__x86_64__)
 
 /// I420 -> BGRA for luma rows `first_row..<end_row` of a frame `width` pixels wide; luma row
-/// `r` uses chroma row `r / 2`. Planes are given by their first row and stride.
+/// `r` uses chroma row `r / 2`. Planes are given by their first row and stride. With
+/// `write_around_cache` nonzero, the whole 64-byte lines of each BGRA row are written with
+/// non-temporal stores (the same bytes; the destination is not read into the cache first).
 void cvf_avx2_i420_to_bgra(const uint8_t *y, ptrdiff_t y_stride, const uint8_t *u, ptrdiff_t u_stride,
                            const uint8_t *v, ptrdiff_t v_stride, uint8_t *bgra, ptrdiff_t bgra_stride,
-                           ptrdiff_t width, ptrdiff_t first_row, ptrdiff_t end_row, const CVFYUVToRGBCoefficients *k);
+                           ptrdiff_t width, ptrdiff_t first_row, ptrdiff_t end_row, int write_around_cache,
+                           const CVFYUVToRGBCoefficients *k);
 
 /// NV12 -> BGRA, as `cvf_avx2_i420_to_bgra` with one interleaved U, V plane.
 void cvf_avx2_nv12_to_bgra(const uint8_t *y, ptrdiff_t y_stride, const uint8_t *uv, ptrdiff_t uv_stride,
                            uint8_t *bgra, ptrdiff_t bgra_stride,
-                           ptrdiff_t width, ptrdiff_t first_row, ptrdiff_t end_row, const CVFYUVToRGBCoefficients *k);
+                           ptrdiff_t width, ptrdiff_t first_row, ptrdiff_t end_row, int write_around_cache,
+                           const CVFYUVToRGBCoefficients *k);
 
 /// BGRA -> I420 for chroma rows `first_chroma_row..<end_chroma_row`, each covering two full
 /// luma rows (the caller handles the last row of an odd height).

@@ -69,7 +69,8 @@ public struct FrameConverter: Sendable, Hashable {
             case .avx2:
                 #if arch(x86_64)
                 let ck = AVX2Kernels.cCoefficients(k)
-                RowBands.run(chromaRows: chromaRows, threads: threads) { AVX2Kernels.yuvToBGRA(source, destination, ck, chromaRows: $0) }
+                let around = AVX2Kernels.writesAroundCache(destination)
+                RowBands.run(chromaRows: chromaRows, threads: threads) { AVX2Kernels.yuvToBGRA(source, destination, ck, chromaRows: $0, writeAroundCache: around) }
                 #else
                 preconditionFailure("AVX2 is selected only on x86-64")
                 #endif
