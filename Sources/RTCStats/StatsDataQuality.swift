@@ -59,19 +59,33 @@ extension Array where Element == TimelineItem {
     /// Sorts by time, keeping file order among equal times, and returns how many samples had
     /// appeared after a later item of their own kind (sample or event) and peer connection.
     mutating func sortByTime() -> Int {
-        var latest: [String: Double] = [:]
+        // Kind, peer and connection → the latest time seen; few distinct keys, and runs of the
+        // same key: the last one found is tried first, strings compared (not hashed, no key
+        // string built per item).
+        var latest: [(isSample: Bool, peer: String, peerConnection: String, time: Double)] = []
+        var lastFound = 0
         var reordered = 0
         var sorted = true
         var previous = -Double.infinity
         for item in self {
             if item.time < previous { sorted = false }
             previous = Swift.max(previous, item.time)
-            let key: String
+            let isSample: Bool, peer: String, peerConnection: String
             switch item {
-            case .sample(let sample): key = sample.peer + "\u{0}" + sample.peerConnection
-            case .event(let event): key = event.peer + "\u{1}" + (event.peerConnection ?? "")
+            case .sample(let sample): (isSample, peer, peerConnection) = (true, sample.peer, sample.peerConnection)
+            case .event(let event): (isSample, peer, peerConnection) = (false, event.peer, event.peerConnection ?? "")
             }
-            if let last = latest[key], item.time < last { reordered += 1 } else { latest[key] = item.time }
+            func matches(_ index: Int) -> Bool {
+                latest[index].isSample == isSample && latest[index].peerConnection == peerConnection && latest[index].peer == peer
+            }
+            let found = lastFound < latest.count && matches(lastFound) ? lastFound : latest.indices.first(where: matches)
+            guard let found else {
+                latest.append((isSample, peer, peerConnection, item.time))
+                lastFound = latest.count - 1
+                continue
+            }
+            lastFound = found
+            if item.time < latest[found].time { reordered += 1 } else { latest[found].time = item.time }
         }
         guard !sorted else { return 0 }
         let indexed = enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
