@@ -1,17 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The rtcstats fast path: a `getstats` line read straight into a ``StatsDelta``, with no
 /// value tree for the line, the delta or its entries.
 extension JSONParser {
     /// A line `["getstats", pcId, {…}, time]` (or `getStats`), its delta appended to `delta`;
     /// `nil` for any other shape and for anything that is not valid JSON (the general path then
     /// reads the line and explains). After `nil`, `delta` holds whatever was read: empty it.
-    static func parseDeltaLine(_ bytes: ArraySlice<UInt8>, keys: inout KeyInterner, into delta: inout StatsDelta) -> (peerConnection: String, time: Double)? {
+    /// `hints(pcId)` gives the entry keys that connection already has, in its order: a delta
+    /// lists them in that order, so a key is usually matched by its bytes, not decoded and
+    /// looked up.
+    static func parseDeltaLine(_ bytes: ArraySlice<UInt8>, keys: inout KeyInterner, into delta: inout StatsDelta,
+                               hints: (String) -> DeltaKeyHints) -> (peerConnection: String, time: Double)? {
         bytes.withUnsafeBufferPointer { buffer -> (peerConnection: String, time: Double)? in
             var cursor = Cursor(buffer)
             swap(&cursor.keys, &keys)
             defer { swap(&cursor.keys, &keys) }
-            return try? cursor.parseDeltaLine(into: &delta)
+            return try? cursor.parseDeltaLine(into: &delta, hints: hints)
         }
     }
+}
+
+/// A connection's entry keys in report order, for ``JSONParser/parseDeltaLine(_:keys:into:hints:)``.
+struct DeltaKeyHints {
+    /// One entry's key: its UTF-8 when that needs no escaping in JSON (then equal bytes in the
+    /// dump are that key), and the key itself.
+    struct Key {
+        let plainBytes: [UInt8]?
+        let key: String
+
+        init(_ key: String) {
+            self.key = key
+            let bytes = Array(key.utf8)
+            plainBytes = bytes.contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 } ? nil : bytes
+        }
+    }
+
+    var keys: [Key] = []
+    /// Key → position in `keys`.
+    var positions: [String: Int] = [:]
 }
 
 extension Cursor {
@@ -20,7 +50,7 @@ extension Cursor {
         position < bytes.count && bytes[position] == byte
     }
 
-    mutating func parseDeltaLine(into delta: inout StatsDelta) throws(StatsParseError) -> (peerConnection: String, time: Double)? {
+    mutating func parseDeltaLine(into delta: inout StatsDelta, hints: (String) -> DeltaKeyHints) throws(StatsParseError) -> (peerConnection: String, time: Double)? {
         skipWhitespace()
         guard at(UInt8(ascii: "[")) else { return nil }
         try enter()
@@ -35,7 +65,7 @@ extension Cursor {
         guard try separator(close: UInt8(ascii: "]")) else { return nil }
         skipWhitespace()
         guard at(UInt8(ascii: "{")) else { return nil }
-        try parseDelta(into: &delta)
+        try parseDelta(into: &delta, hints: hints(peerConnection))
         guard try separator(close: UInt8(ascii: "]")) else { return nil }
         skipWhitespace()
         guard position < bytes.count, bytes[position] == UInt8(ascii: "-") || bytes[position] &- UInt8(ascii: "0") < 10 else { return nil }
@@ -50,7 +80,18 @@ extension Cursor {
 
     /// The delta object: members whose values are objects become entries; the others are read
     /// and dropped, except the first `timestamp`.
-    mutating func parseDelta(into delta: inout StatsDelta) throws(StatsParseError) {
+    /// The key at the cursor (at its opening quote) when it is `hint`'s, byte for byte; the
+    /// cursor is then after its closing quote.
+    @inline(__always) mutating func match(_ hint: DeltaKeyHints.Key) -> Bool {
+        guard let plain = hint.plainBytes, let base = bytes.baseAddress else { return false }
+        let start = position + 1
+        guard start + plain.count < bytes.count, base[start + plain.count] == UInt8(ascii: "\"") else { return false }
+        let equal = plain.withUnsafeBufferPointer { key in key.isEmpty || memcmp(key.baseAddress!, base + start, key.count) == 0 }
+        if equal { position = start + plain.count + 1 }
+        return equal
+    }
+
+    mutating func parseDelta(into delta: inout StatsDelta, hints: DeltaKeyHints) throws(StatsParseError) {
         try enter()
         position += 1
         skipWhitespace()
@@ -59,19 +100,27 @@ extension Cursor {
             depth -= 1
             return
         }
+        var hint = 0
         while true {
             skipWhitespace()
             guard at(UInt8(ascii: "\"")) else { throw failure("expected a quoted object key") }
-            let key = try parseKey()
+            let key: String
+            if hint < hints.keys.count, match(hints.keys[hint]) {
+                key = hints.keys[hint].key
+                hint += 1
+            } else {
+                key = try parseKey().name
+                if let position = hints.positions[key] { hint = position + 1 }
+            }
             try colon()
             if at(UInt8(ascii: "{")) {
-                if key.known == .timestamp { delta.noteTimestampMember(.object([])) }
+                if key.utf8.count == 9, key == "timestamp" { delta.noteTimestampMember(.object([])) }
                 let first = delta.fields.count
                 try parseDeltaEntry(into: &delta)
-                delta.members.append(StatsDelta.Member(key: key.name, fields: first..<delta.fields.count))
+                delta.members.append(StatsDelta.Member(key: key, fields: first..<delta.fields.count))
             } else {
                 let value = try parseValue()
-                if key.known == .timestamp { delta.noteTimestampMember(value) }
+                if key.utf8.count == 9, key == "timestamp" { delta.noteTimestampMember(value) }
             }
             guard try separator(close: UInt8(ascii: "}")) else { break }
         }

@@ -69,9 +69,10 @@ struct RunningReport {
         }
     }
 
-    /// In first-seen order (the report's order), found by key through `positions`.
+    /// In first-seen order (the report's order), found by key through `hints.positions`.
     private var entries: [RunningEntry] = []
-    private var positions: [String: Int] = [:]
+    /// The entries' keys, in order, and key → position: for the parser, and for the merge.
+    private(set) var hints = DeltaKeyHints()
     /// The id index of the last report and how many entries it covered; `nil` when that
     /// report had repeated ids.
     private var index: (entries: Int, index: EntryIndex)?
@@ -80,7 +81,7 @@ struct RunningReport {
     /// order), then the table.
     private func position(of key: String, hint: Int) -> Int? {
         if hint < entries.count, entries[hint].key == key { return hint }
-        return positions[key]
+        return hints.positions[key]
     }
 
     /// Merges one delta; when it throws (a new entry that cannot be read) nothing is changed:
@@ -99,7 +100,8 @@ struct RunningReport {
         hint = 0
         for member in delta.members {
             guard let index = position(of: member.key, hint: hint) else {
-                positions[member.key] = entries.count
+                hints.positions[member.key] = entries.count
+                hints.keys.append(DeltaKeyHints.Key(member.key))
                 entries.append(RunningEntry(created[member.key]!, key: member.key))
                 continue
             }

@@ -50,7 +50,7 @@ public enum RTCStatsDumpReader {
             do throws(StatsParseError) {
                 delta.removeAll()
                 // Most lines are getstats deltas: read straight into `delta`, no value tree.
-                if let fast = JSONParser.parseDeltaLine(line.bytes, keys: &keys, into: &delta) {
+                if let fast = JSONParser.parseDeltaLine(line.bytes, keys: &keys, into: &delta, hints: { state[$0]?.hints ?? DeltaKeyHints() }) {
                     var time = fast.time
                     if deltaTimes {
                         lastTime += time
