@@ -127,6 +127,18 @@ extension Cursor {
         depth -= 1
     }
 
+    /// Whether the key at the cursor (at its opening quote) is `"timestamp"`, the key nearly
+    /// every delta entry has (most have nothing else); the cursor is then after it. Compared as
+    /// bytes: "timestam" as a little-endian word, then "p" and the closing quote (on a
+    /// big-endian machine the word never matches, and the key is read as any other).
+    @inline(__always) mutating func matchTimestampKey() -> Bool {
+        guard position + 11 <= bytes.count, let base = bytes.baseAddress else { return false }
+        guard UnsafeRawPointer(base + position + 1).loadUnaligned(as: UInt64.self) == 0x6D61_7473_656D_6974,
+              base[position + 9] == UInt8(ascii: "p"), base[position + 10] == UInt8(ascii: "\"") else { return false }
+        position += 11
+        return true
+    }
+
     /// One entry's object: its fields, in order, with their known names.
     mutating func parseDeltaEntry(into delta: inout StatsDelta) throws(StatsParseError) {
         try enter()
@@ -140,7 +152,7 @@ extension Cursor {
         while true {
             skipWhitespace()
             guard at(UInt8(ascii: "\"")) else { throw failure("expected a quoted object key") }
-            let key = try parseKey()
+            let key = matchTimestampKey() ? (name: "timestamp", known: KnownField.timestamp) : try parseKey()
             try colon()
             let value = try parseValue()
             delta.fields.append(StatsDelta.Field(name: key.name, known: key.known, value: value))

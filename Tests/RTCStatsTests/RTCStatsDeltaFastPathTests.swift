@@ -115,11 +115,13 @@ import Testing
         ["getstats","PC_0",{"OT1":{"type":"outbound-rtp","timestamp":0,"bytesSent":100}},1000]
         ["getstats","PC_0",{"OT1":{"timestamp":0,"bytesSent":200},"OT2":{"type":"outbound-rtp","timestamp":0,"bytesSent":5}
         ["getstats","PC_0",{"OT1":{"timestamp":0,"bytesSent":300}},3000]
+        ["getstats","PC_0",{"OT1":{"timestamp
+        ["getstats","PC_0",{"OT1":{"timestamp":0,"bytesSent":400},"OT3":{"bytesSent":1}},5000,]
         """
         let timeline = try StatsTimeline.read(Array(text.utf8))
         #expect(timeline.samples.count == 2)
-        #expect(timeline.problems.map(\.line) == [2])
-        #expect(timeline.problems.first?.code == .truncated)
+        #expect(timeline.problems.map(\.line) == [2, 4, 5])
+        #expect(timeline.problems.map(\.code) == [.truncated, .truncated, .invalidJSON])
         #expect(timeline.samples[1].report["OT1"]?.bytesSent == 300)
         #expect(timeline.samples[1].report["OT2"] == nil)
     }
