@@ -12,11 +12,8 @@ extension JSONParser {
     /// element; `nil` when the text is anything else (the general parser then reads it, and
     /// explains any error). webrtc-internals series are mostly such arrays.
     static func parseNumberArray(_ text: String) -> [Double]? {
-        scanArray(text, capacity: { textBytes, _ in textBytes / 4 }) { cursor -> Double? in
-            let byte = cursor.bytes[cursor.position]
-            guard byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "0") < 10 else { return nil }
-            return try? cursor.parseNumber()
-        }
+        var reader = NumberElements()
+        return scanArray(text, with: &reader)
     }
 
     /// A JSON array of strings without escapes (`["a","a","b"]`), as string values; a string
@@ -24,48 +21,21 @@ extension JSONParser {
     /// else, including an escape or an unescaped control character (the general parser then
     /// reads it, and explains any error).
     static func parseStringArray(_ text: String) -> [StatsValue]? {
-        var previous: (range: Range<Int>, string: String)?
-        // Repeats are the rule: as many elements as the first one's length fits in the text.
-        return scanArray(text, capacity: { textBytes, firstBytes in textBytes / (firstBytes + 1) + 1 }) { cursor -> StatsValue? in
-            let buffer = cursor.bytes
-            guard buffer[cursor.position] == UInt8(ascii: "\"") else { return nil }
-            let start = cursor.position + 1
-            var end = start
-            while end < buffer.count {
-                let byte = buffer[end]
-                if byte == UInt8(ascii: "\"") { break }
-                // An escape or a bare control character: the general parser decides.
-                if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
-                end += 1
-            }
-            guard end < buffer.count else { return nil }
-            cursor.position = end + 1
-            if let previous, previous.range.count == end - start,
-               memcmp(buffer.baseAddress! + previous.range.lowerBound, buffer.baseAddress! + start, end - start) == 0 {
-                return .string(previous.string)
-            }
-            // Quotes are ASCII, so the bytes between two of them in valid UTF-8 are valid UTF-8.
-            let string = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
-            previous = (start..<end, string)
-            return .string(string)
-        }
+        var reader = StringElements()
+        return scanArray(text, with: &reader)
     }
 
-    /// Walks a JSON array (whitespace allowed around every token) whose every element
-    /// `element` reads: it starts at the element's first byte (never past the end) and leaves
-    /// the cursor after it, or returns `nil` to give up. `capacity` gives the room to reserve
-    /// from the text's length and the first element's, once that one is read. `nil` when the
-    /// text is not such an array.
-    @inline(__always)
-    static func scanArray<Element>(_ text: String, capacity: (_ textBytes: Int, _ firstElementBytes: Int) -> Int,
-                                   element: (inout Cursor) -> Element?) -> [Element]? {
+    /// Walks a JSON array (whitespace allowed around every token) whose every element `reader`
+    /// reads; `nil` when the text is not such an array. Generic over the reader (not a
+    /// closure) so that each use is specialised with its element code inlined.
+    static func scanArray<Reader: ArrayElementReader>(_ text: String, with reader: inout Reader) -> [Reader.Element]? {
         var copy = text
-        return copy.withUTF8 { buffer -> [Element]? in
+        return copy.withUTF8 { buffer -> [Reader.Element]? in
             var cursor = Cursor(buffer)
             cursor.skipWhitespace()
             guard cursor.at(UInt8(ascii: "[")) else { return nil }
             cursor.position += 1
-            var elements: [Element] = []
+            var elements: [Reader.Element] = []
             cursor.skipWhitespace()
             if cursor.at(UInt8(ascii: "]")) {
                 cursor.position += 1
@@ -74,8 +44,8 @@ extension JSONParser {
                     cursor.skipWhitespace()
                     guard cursor.position < buffer.count else { return nil }
                     let start = cursor.position
-                    guard let value = element(&cursor) else { return nil }
-                    if elements.isEmpty { elements.reserveCapacity(capacity(buffer.count, cursor.position - start)) }
+                    guard let value = reader.read(&cursor) else { return nil }
+                    if elements.isEmpty { elements.reserveCapacity(Reader.capacity(textBytes: buffer.count, firstElementBytes: cursor.position - start)) }
                     elements.append(value)
                     cursor.skipWhitespace()
                     guard cursor.position < buffer.count else { return nil }
@@ -92,4 +62,57 @@ extension JSONParser {
             return cursor.position == buffer.count ? elements : nil
         }
     }
+}
+
+/// How ``JSONParser/scanArray(_:with:)`` reads one kind of element.
+protocol ArrayElementReader {
+    associatedtype Element
+    /// Reads the element starting at the cursor (at its first byte, never past the end) and
+    /// leaves the cursor after it; `nil` gives up on the whole array.
+    mutating func read(_ cursor: inout Cursor) -> Element?
+    /// The room to reserve, from the text's length and the first element's.
+    static func capacity(textBytes: Int, firstElementBytes: Int) -> Int
+}
+
+/// Numbers, as doubles.
+struct NumberElements: ArrayElementReader {
+    @inline(__always) mutating func read(_ cursor: inout Cursor) -> Double? {
+        let byte = cursor.bytes[cursor.position]
+        guard byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "0") < 10 else { return nil }
+        return try? cursor.parseNumber()
+    }
+
+    static func capacity(textBytes: Int, firstElementBytes: Int) -> Int { textBytes / 4 }
+}
+
+/// Strings without escapes, a repeat sharing the storage of the string before it.
+struct StringElements: ArrayElementReader {
+    private var previous: (range: Range<Int>, string: String)?
+
+    @inline(__always) mutating func read(_ cursor: inout Cursor) -> StatsValue? {
+        let buffer = cursor.bytes
+        guard buffer[cursor.position] == UInt8(ascii: "\"") else { return nil }
+        let start = cursor.position + 1
+        var end = start
+        while end < buffer.count {
+            let byte = buffer[end]
+            if byte == UInt8(ascii: "\"") { break }
+            // An escape or a bare control character: the general parser decides.
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+            end += 1
+        }
+        guard end < buffer.count else { return nil }
+        cursor.position = end + 1
+        if let previous, previous.range.count == end - start,
+           memcmp(buffer.baseAddress! + previous.range.lowerBound, buffer.baseAddress! + start, end - start) == 0 {
+            return .string(previous.string)
+        }
+        // Quotes are ASCII, so the bytes between two of them in valid UTF-8 are valid UTF-8.
+        let string = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
+        previous = (start..<end, string)
+        return .string(string)
+    }
+
+    /// Repeats are the rule: as many elements as the first one's length fits in the text.
+    static func capacity(textBytes: Int, firstElementBytes: Int) -> Int { textBytes / (firstElementBytes + 1) + 1 }
 }

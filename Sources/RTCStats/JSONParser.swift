@@ -374,7 +374,7 @@ struct Cursor {
         let integerStart = position
         while position < bytes.count, bytes[position] &- UInt8(ascii: "0") < 10 {
             mantissa = mantissa &* 10 &+ UInt64(bytes[position] &- UInt8(ascii: "0"))
-            if mantissa != 0 { digits += 1 }
+            digits += 1
             position += 1
         }
         if position == integerStart { throw failure("expected a digit") }
@@ -388,7 +388,7 @@ struct Cursor {
             let fractionStart = position
             while position < bytes.count, bytes[position] &- UInt8(ascii: "0") < 10 {
                 mantissa = mantissa &* 10 &+ UInt64(bytes[position] &- UInt8(ascii: "0"))
-                if mantissa != 0 { digits += 1 }
+                digits += 1
                 fractionDigits += 1
                 position += 1
             }
@@ -403,6 +403,17 @@ struct Cursor {
             let exponentStart = position
             while position < bytes.count, bytes[position] &- UInt8(ascii: "0") < 10 { position += 1 }
             if position == exponentStart { throw failure("expected a digit in the exponent") }
+        }
+        if simple, digits > 19, fractionDigits <= 22 {
+            // Rare: leading zeros (0.000…) may be what makes it long; only the others can
+            // have overflowed the mantissa.
+            var index = integerStart
+            while index < position, bytes[index] == UInt8(ascii: "0") || bytes[index] == UInt8(ascii: ".") { index += 1 }
+            digits = 0
+            while index < position {
+                if bytes[index] != UInt8(ascii: ".") { digits += 1 }
+                index += 1
+            }
         }
         if simple, digits <= 19, mantissa <= 1 << 53, fractionDigits <= 22 {
             let magnitude = fractionDigits == 0 ? Double(mantissa) : Double(mantissa) / powersOfTen[fractionDigits]
