@@ -43,10 +43,7 @@ extension JSONParser {
                 while true {
                     cursor.skipWhitespace()
                     guard cursor.position < buffer.count else { return nil }
-                    let start = cursor.position
-                    guard let value = reader.read(&cursor) else { return nil }
-                    if elements.isEmpty { elements.reserveCapacity(Reader.capacity(textBytes: buffer.count, firstElementBytes: cursor.position - start)) }
-                    elements.append(value)
+                    guard reader.read(&cursor, into: &elements) else { return nil }
                     cursor.skipWhitespace()
                     guard cursor.position < buffer.count else { return nil }
                     if buffer[cursor.position] == UInt8(ascii: ",") {
@@ -67,52 +64,58 @@ extension JSONParser {
 /// How ``JSONParser/scanArray(_:with:)`` reads one kind of element.
 protocol ArrayElementReader {
     associatedtype Element
-    /// Reads the element starting at the cursor (at its first byte, never past the end) and
-    /// leaves the cursor after it; `nil` gives up on the whole array.
-    mutating func read(_ cursor: inout Cursor) -> Element?
-    /// The room to reserve, from the text's length and the first element's.
-    static func capacity(textBytes: Int, firstElementBytes: Int) -> Int
+    /// Reads the element starting at the cursor (at its first byte, never past the end),
+    /// appends it to `elements` and leaves the cursor after it; `false` gives up on the whole
+    /// array. Appending here (not returning an optional) saves a copy of each element, and
+    /// lets the reader reserve room before the first append from what it has just read.
+    mutating func read(_ cursor: inout Cursor, into elements: inout [Element]) -> Bool
 }
 
 /// Numbers, as doubles.
 struct NumberElements: ArrayElementReader {
-    @inline(__always) mutating func read(_ cursor: inout Cursor) -> Double? {
+    @inline(__always) mutating func read(_ cursor: inout Cursor, into elements: inout [Double]) -> Bool {
         let byte = cursor.bytes[cursor.position]
-        guard byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "0") < 10 else { return nil }
-        return try? cursor.parseNumber()
+        guard byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "0") < 10, let number = try? cursor.parseNumber() else { return false }
+        if elements.isEmpty { elements.reserveCapacity(cursor.bytes.count / 4) }
+        elements.append(number)
+        return true
     }
-
-    static func capacity(textBytes: Int, firstElementBytes: Int) -> Int { textBytes / 4 }
 }
 
 /// Strings without escapes, a repeat sharing the storage of the string before it.
 struct StringElements: ArrayElementReader {
-    private var previous: (range: Range<Int>, string: String)?
+    /// The string before, and where its bytes are (kept apart: binding an optional tuple
+    /// copied the string at every element).
+    private var previousRange = 0..<0
+    private var previousString: String?
 
-    @inline(__always) mutating func read(_ cursor: inout Cursor) -> StatsValue? {
+    @inline(__always) mutating func read(_ cursor: inout Cursor, into elements: inout [StatsValue]) -> Bool {
         let buffer = cursor.bytes
-        guard buffer[cursor.position] == UInt8(ascii: "\"") else { return nil }
+        guard buffer[cursor.position] == UInt8(ascii: "\"") else { return false }
         let start = cursor.position + 1
         var end = start
         while end < buffer.count {
             let byte = buffer[end]
             if byte == UInt8(ascii: "\"") { break }
             // An escape or a bare control character: the general parser decides.
-            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { return false }
             end += 1
         }
-        guard end < buffer.count else { return nil }
+        guard end < buffer.count else { return false }
         cursor.position = end + 1
-        if let previous, previous.range.count == end - start,
-           memcmp(buffer.baseAddress! + previous.range.lowerBound, buffer.baseAddress! + start, end - start) == 0 {
-            return .string(previous.string)
+        // Repeats are the rule: as many elements as the first one's length fits in the text.
+        if elements.isEmpty { elements.reserveCapacity(buffer.count / (end - start + 3) + 1) }
+        if let previousString, previousRange.count == end - start,
+           memcmp(buffer.baseAddress! + previousRange.lowerBound, buffer.baseAddress! + start, end - start) == 0 {
+            elements.append(.string(previousString))
+            return true
         }
         // Quotes are ASCII, so the bytes between two of them in valid UTF-8 are valid UTF-8.
         let string = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
-        previous = (start..<end, string)
-        return .string(string)
+        previousRange = start..<end
+        previousString = string
+        elements.append(.string(string))
+        return true
     }
 
-    /// Repeats are the rule: as many elements as the first one's length fits in the text.
-    static func capacity(textBytes: Int, firstElementBytes: Int) -> Int { textBytes / (firstElementBytes + 1) + 1 }
 }

@@ -404,14 +404,12 @@ struct Cursor {
             while position < bytes.count, bytes[position] &- UInt8(ascii: "0") < 10 { position += 1 }
             if position == exponentStart { throw failure("expected a digit in the exponent") }
         }
-        if simple, digits > 19, fractionDigits <= 22 {
-            // Rare: leading zeros (0.000…) may be what makes it long; only the others can
-            // have overflowed the mantissa.
+        if simple, digits > 19, fractionDigits <= 22, bytes[integerStart] == UInt8(ascii: "0") {
+            // Rare: a value below 1 whose leading zeros (0.000…) make it long; only the digits
+            // after them can have overflowed the mantissa.
             var index = integerStart
-            while index < position, bytes[index] == UInt8(ascii: "0") || bytes[index] == UInt8(ascii: ".") { index += 1 }
-            digits = 0
-            while index < position {
-                if bytes[index] != UInt8(ascii: ".") { digits += 1 }
+            while index < position, bytes[index] == UInt8(ascii: "0") || bytes[index] == UInt8(ascii: ".") {
+                if bytes[index] == UInt8(ascii: "0") { digits -= 1 }
                 index += 1
             }
         }
