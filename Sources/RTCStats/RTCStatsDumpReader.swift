@@ -34,8 +34,10 @@ public enum RTCStatsDumpReader {
             metadata = fields
             deltaTimes = true
         }
-        var keys = KeyInterner()
+        var keys = KeyInterner(expectedKeys: 512)
         var delta = StatsDelta()
+        // Noted as items are appended, so the sort at the end needs no pass of its own.
+        var order = TimeOrder()
         // Merges `delta` (of the line at `time`) into its connection's state, and emits the report.
         func sample(peerConnection: String, time: Double) throws(StatsParseError) {
             // Entries stamped 0 were taken at the report's own time, kept in a "timestamp" member.
@@ -45,6 +47,7 @@ public enum RTCStatsDumpReader {
             try state[peerConnection, default: RunningReport()].merge(delta, lineTime: reportTime)
             let report = state[peerConnection, default: RunningReport()].report()
             items.append(.sample(StatsSample(time: time, peer: "local", peerConnection: peerConnection, report: report)))
+            order.note(isSample: true, peer: "local", peerConnection: peerConnection, time: time)
         }
         for line in lines {
             do throws(StatsParseError) {
@@ -82,6 +85,7 @@ public enum RTCStatsDumpReader {
                 }
                 guard name == "getstats" || name == "getStats" else {
                     items.append(.event(TimelineEvent(time: time ?? 0, peer: "local", peerConnection: peerConnection, name: name, data: elements[2])))
+                    order.note(isSample: false, peer: "local", peerConnection: peerConnection ?? "", time: time ?? 0)
                     continue
                 }
                 guard let peerConnection, let time else {
@@ -97,7 +101,7 @@ public enum RTCStatsDumpReader {
             }
         }
         var quality = StatsDataQuality()
-        quality.reordered = items.sortByTime()
+        quality.reordered = items.sortByTime(order)
         return StatsTimeline(format: .rtcstats, metadata: metadata, items: items, problems: problems, quality: quality)
     }
 }
