@@ -5,13 +5,15 @@
 ///
 /// `getstats` lines are delta-compressed against the previous report of the same peer
 /// connection: unchanged fields are dropped and an entry whose `timestamp` is `0` was taken at
-/// the report's time (the data's own `timestamp` member, else the line's timestamp). This reader merges each delta into a running state per connection and
-/// emits the full report. Every other line becomes a ``TimelineEvent``.
+/// the report's time (the data's own `timestamp` member, else the line's timestamp). This reader
+/// merges each delta into a running state per connection and emits the full report; a line of
+/// the usual shape is read straight into that state (`JSONParser+DeltaLine.swift`), any other
+/// by the general parser. Every other line becomes a ``TimelineEvent``.
 public enum RTCStatsDumpReader {
-    /// Reads a whole (already decompressed) dump.
     /// The first line of a version 3 dump.
     static let version3Magic = Array("RTCStatsDump".utf8)
 
+    /// Reads a whole (already decompressed) dump.
     public static func read(_ data: [UInt8]) throws(StatsParseError) -> StatsTimeline {
         var state: [String: RunningReport] = [:]
         var items: [TimelineItem] = []
