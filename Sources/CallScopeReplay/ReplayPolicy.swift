@@ -31,12 +31,21 @@ struct ReplayPolicy: Sendable {
                 continue
             }
             let endpoint = EndpointID(sample.peer), connection = PeerConnectionID(sample.peerConnection)
-            let types = Set(sample.report.entries.compactMap(\.knownType))
-            if types.contains(.outboundRTP) {
+            // One pass, no set per sample (this runs over every sample before the replay).
+            var sends = false, receives = false
+            for entry in sample.report.entries {
+                switch entry.knownType {
+                case .outboundRTP?: sends = true
+                case .inboundRTP?: receives = true
+                default: break
+                }
+                if sends && receives { break }
+            }
+            if sends {
                 if !producers.contains(endpoint) { producers.append(endpoint) }
                 sending[endpoint, default: [:]][connection] = Self.extend(sending[endpoint]?[connection], with: sample.time)
             }
-            if types.contains(.inboundRTP) {
+            if receives {
                 receiving[endpoint, default: [:]][connection] = Self.extend(receiving[endpoint]?[connection], with: sample.time)
             }
         }

@@ -359,7 +359,8 @@ struct Cursor {
 
     /// Exact (correctly rounded) when all the digits, as one integer, are at most 2^53 and the
     /// fraction has at most 22 digits: both operands of the one division are then exact
-    /// doubles. Otherwise `strtod`.
+    /// doubles. Otherwise `strtod`. Leading zeros are not counted against the 19 digits a
+    /// `UInt64` holds (`0.0005798516800439467`, common in audio levels, has 16).
     mutating func parseNumber() throws(StatsParseError) -> Double {
         let start = position
         var negative = false
@@ -377,7 +378,7 @@ struct Cursor {
             position += 1
         }
         if position == integerStart { throw failure("expected a digit") }
-        if digits > 1, bytes[integerStart] == UInt8(ascii: "0") {
+        if position - integerStart > 1, bytes[integerStart] == UInt8(ascii: "0") {
             position = integerStart
             throw failure("leading zero in a number")
         }
@@ -402,6 +403,15 @@ struct Cursor {
             let exponentStart = position
             while position < bytes.count, bytes[position] &- UInt8(ascii: "0") < 10 { position += 1 }
             if position == exponentStart { throw failure("expected a digit in the exponent") }
+        }
+        if simple, digits > 19, fractionDigits <= 22, bytes[integerStart] == UInt8(ascii: "0") {
+            // Rare: a value below 1 whose leading zeros (0.000…) make it long; only the digits
+            // after them can have overflowed the mantissa.
+            var index = integerStart
+            while index < position, bytes[index] == UInt8(ascii: "0") || bytes[index] == UInt8(ascii: ".") {
+                if bytes[index] == UInt8(ascii: "0") { digits -= 1 }
+                index += 1
+            }
         }
         if simple, digits <= 19, mantissa <= 1 << 53, fractionDigits <= 22 {
             let magnitude = fractionDigits == 0 ? Double(mantissa) : Double(mantissa) / powersOfTen[fractionDigits]

@@ -22,6 +22,17 @@ struct KeyInterner {
     private var knowns: [KnownField?] = []
     private var longKeys: [[UInt8]] = []
 
+    /// An empty table.
+    init() {}
+
+    /// A table with room for `expectedKeys` distinct keys from the start: a dump read line by
+    /// line with one table has hundreds, and would otherwise regrow it several times.
+    init(expectedKeys: Int) {
+        var count = 128
+        while count < expectedKeys * 2 { count <<= 1 }
+        slots = [Slot](repeating: Slot(count: 0, head: 0, tail: 0, entry: 0), count: count)
+    }
+
     /// The length and first/last eight bytes of a key, and a hash of them.
     static func signature(_ bytes: UnsafeBufferPointer<UInt8>) -> (head: UInt64, tail: UInt64, hash: UInt64) {
         let count = bytes.count

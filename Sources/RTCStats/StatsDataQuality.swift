@@ -55,27 +55,60 @@ public struct StatsDataQuality: Sendable, Hashable {
     }
 }
 
+/// What `sortByTime()` needs to know about a timeline, noted item by item: a reader
+/// that notes each item as it appends it spares the sort a pass over the items.
+struct TimeOrder {
+    // Kind, peer and connection → the latest time seen; few distinct keys, and runs of the
+    // same key: the last one found is tried first, strings compared (not hashed, no key
+    // string built per item).
+    private var latest: [(isSample: Bool, peer: String, peerConnection: String, time: Double)] = []
+    private var lastFound = 0
+    private var previous = -Double.infinity
+    /// How many samples appeared after a later item of their own kind and peer connection.
+    private(set) var reordered = 0
+    /// Whether the items are in time order.
+    private(set) var sorted = true
+
+    /// Notes the next item (`peerConnection` "" for an event without one).
+    mutating func note(isSample: Bool, peer: String, peerConnection: String, time: Double) {
+        if time < previous { sorted = false }
+        previous = Swift.max(previous, time)
+        func matches(_ index: Int) -> Bool {
+            latest[index].isSample == isSample && latest[index].peerConnection == peerConnection && latest[index].peer == peer
+        }
+        let found = lastFound < latest.count && matches(lastFound) ? lastFound : latest.indices.first(where: matches)
+        guard let found else {
+            latest.append((isSample, peer, peerConnection, time))
+            lastFound = latest.count - 1
+            return
+        }
+        lastFound = found
+        if time < latest[found].time { reordered += 1 } else { latest[found].time = time }
+    }
+
+    /// Notes the next item.
+    mutating func note(_ item: TimelineItem) {
+        switch item {
+        case .sample(let sample): note(isSample: true, peer: sample.peer, peerConnection: sample.peerConnection, time: sample.time)
+        case .event(let event): note(isSample: false, peer: event.peer, peerConnection: event.peerConnection ?? "", time: event.time)
+        }
+    }
+}
+
 extension Array where Element == TimelineItem {
     /// Sorts by time, keeping file order among equal times, and returns how many samples had
     /// appeared after a later item of their own kind (sample or event) and peer connection.
     mutating func sortByTime() -> Int {
-        var latest: [String: Double] = [:]
-        var reordered = 0
-        var sorted = true
-        var previous = -Double.infinity
-        for item in self {
-            if item.time < previous { sorted = false }
-            previous = Swift.max(previous, item.time)
-            let key: String
-            switch item {
-            case .sample(let sample): key = sample.peer + "\u{0}" + sample.peerConnection
-            case .event(let event): key = event.peer + "\u{1}" + (event.peerConnection ?? "")
-            }
-            if let last = latest[key], item.time < last { reordered += 1 } else { latest[key] = item.time }
-        }
-        guard !sorted else { return 0 }
+        var order = TimeOrder()
+        for item in self { order.note(item) }
+        return sortByTime(order)
+    }
+
+    /// `sortByTime()` with `order` noted for every item, in order, as they were appended.
+    mutating func sortByTime(_ order: TimeOrder) -> Int {
+        guard !order.sorted else { return 0 }
         let indexed = enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
         self = indexed.map(\.element)
-        return reordered
+        return order.reordered
     }
 }

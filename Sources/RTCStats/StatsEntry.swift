@@ -103,6 +103,16 @@ public struct StatsEntry: Sendable, Hashable {
         storage = Storage(id: id, type: type, timestamp: timestamp, knownValues: knownValues, knownFields: knownFields, body: .raw(document, range))
     }
 
+    /// The same entry with another type and timestamp: its fields, their index and its bytes
+    /// are shared, not rebuilt (a delta-compressed dump re-stamps most entries every poll and
+    /// changes nothing else in them).
+    func restamped(type: StatsType, timestamp: Double) -> StatsEntry {
+        var copy = self
+        copy.storage = Storage(id: storage.id, type: type, timestamp: timestamp, knownValues: storage.knownValues,
+                               knownFields: storage.knownFields, body: storage.body)
+        return copy
+    }
+
     /// The raw value of a known field.
     @inlinable package func value(_ field: KnownField) -> StatsValue? {
         knownValue(field)

@@ -27,6 +27,17 @@ public struct StatsReport: Sendable, Hashable {
         self.index = index
     }
 
+    /// A report over entries whose ids `index` was built for (the same ids at the same
+    /// positions, none repeated): a reader that emits one report per poll over a set of
+    /// entries that rarely grows builds the index once.
+    init(entries: [StatsEntry], uniqueIndex index: EntryIndex) {
+        self.entries = entries
+        self.index = index
+    }
+
+    /// The id index, to pass to ``init(entries:uniqueIndex:)`` for a later report with the same ids.
+    var entryIndex: EntryIndex { index }
+
     /// The entry with this id.
     public subscript(id: String) -> StatsEntry? {
         index.position(of: id, in: entries).map { entries[$0] }

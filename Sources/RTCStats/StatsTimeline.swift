@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The formats ``StatsTimeline/read(_:)`` recognises from content.
 public enum StatsSourceFormat: String, Sendable, Hashable {
     /// Our `webrtc-stats-recording` NDJSON (see `recording-format.md`).
@@ -206,14 +212,22 @@ extension Array where Element == UInt8 {
     /// Splits NDJSON into (1-based line number, bytes) of the non-blank lines.
     func ndjsonLines() -> [(number: Int, bytes: ArraySlice<UInt8>)] {
         var lines: [(Int, ArraySlice<UInt8>)] = []
-        var start = startIndex
-        var number = 1
-        while start < endIndex {
-            let end = self[start...].firstIndex(of: 0x0A) ?? endIndex
-            let line = self[start..<end]
-            if line.contains(where: { !StatsTimeline.isWhitespace($0) }) { lines.append((number, line)) }
-            number += 1
-            start = end + 1
+        withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var start = 0
+            var number = 1
+            while start < buffer.count {
+                // memchr: lines are long (a getstats line is kilobytes), a byte loop is not.
+                let end = memchr(base + start, 0x0A, buffer.count - start).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? buffer.count
+                var blank = true
+                for index in start..<end where !StatsTimeline.isWhitespace(base[index]) {
+                    blank = false
+                    break
+                }
+                if !blank { lines.append((number, self[start..<end])) }
+                number += 1
+                start = end + 1
+            }
         }
         return lines
     }

@@ -23,6 +23,22 @@ import Testing
         }
     }
 
+    /// Leading zeros do not count against the exact path's digits: long fractions of small
+    /// values (audio levels) must still round as `strtod` does.
+    @Test func smallValuesWithLongFractionsAgreeWithStrtod() throws {
+        var generator = SeededGenerator(seed: 11)
+        for _ in 0..<2000 {
+            let zeros = String(repeating: "0", count: Int.random(in: 0...8, using: &generator))
+            let digits = (0..<Int.random(in: 1...19, using: &generator)).map { _ in String(Int.random(in: 0...9, using: &generator)) }.joined()
+            let text = (Bool.random(using: &generator) ? "-" : "") + "0." + zeros + digits
+            #expect(try JSONParser.parse(text) == .number(strtod(text, nil)), "\(text)")
+        }
+        #expect(try JSONParser.parse("0.0005798516800439467") == .number(strtod("0.0005798516800439467", nil)))
+        #expect(throws: StatsParseError.self) { try JSONParser.parse("00.5") }
+        #expect(throws: StatsParseError.self) { try JSONParser.parse("-01") }
+        #expect(try JSONParser.parse("0.0") == .number(0))
+    }
+
     @Test func stringsDecodeEscapesAndSurrogates() throws {
         #expect(try JSONParser.parse(#""a\"b\\c\/d\n\u00e9\ud83d\ude00""#) == .string("a\"b\\c/d\né😀"))
     }

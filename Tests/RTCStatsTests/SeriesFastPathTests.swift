@@ -32,6 +32,21 @@ import Testing
         }
     }
 
+    @Test func numberArraysReadAsTheGeneralParserReadsThem() throws {
+        for text in ["[1,2.5,-3]", "[]", " [ 0 , 1e3 , -2.5E-3 ] ", "[1795978382333.4,0.0005798516800439467]", "[ ]"] {
+            let fast = try #require(JSONParser.parseNumberArray(text), "\(text)")
+            guard case .array(let general) = try JSONParser.parse(text) else {
+                Issue.record("not an array: \(text)")
+                continue
+            }
+            #expect(fast.map(StatsValue.number) == general, "\(text)")
+        }
+        #expect(JSONParser.parseNumberArray("[1,2.5,-3]") == [1, 2.5, -3])
+        for text in ["[1,\"a\"]", "[1,]", "[1 2]", "[01]", "[1]x", "[1", "", "[-]", "[null]", "[\"a\"]"] {
+            #expect(JSONParser.parseNumberArray(text) == nil, "\(text)")
+        }
+    }
+
     @Test func seriesKeysSplitAtTheLastDashOrAtTheBracket() throws {
         let cases: [(String, String, String)] = [
             ("IT01V2-jitter", "IT01V2", "jitter"),

@@ -102,27 +102,35 @@ struct SubscriberSide: Sendable {
         return counts
     }
 
+    /// Moves a connection on by one report: its downlink estimate now, and the time of its
+    /// report before this one.
+    private static func advance(_ connection: inout ConnectionState, digest: ReportDigest, maximumGap: Double) -> (estimate: Double, previousReport: Double?) {
+        let estimate = connection.downlink.transport(selectedPair: digest.selectedPair, reportTime: digest.time, maximumGap: maximumGap)
+            .connectionEstimatedBandwidth
+        let previousReport = connection.reportTime
+        if let time = digest.time, time > (previousReport ?? -.infinity) { connection.reportTime = time }
+        return (estimate, previousReport)
+    }
+
     /// Feeds one report with receiving entries; appends the callbacks of every stream in it.
     mutating func ingest(_ sample: StatsSample, digest: ReportDigest, endpoint: EndpointID, bindings: [StreamBinding], into callbacks: inout [StatsCallback]) {
         let peerConnection = PeerConnectionID(sample.peerConnection)
         let found = StreamDemultiplexer.streams(in: digest, bindings: bindings)
         guard !found.isEmpty else { return }
         let key = ConnectionKey(endpoint: endpoint, peerConnection: peerConnection)
-        var connection = connections.removeValue(forKey: key) ?? ConnectionState()
-        let estimate = connection.downlink.transport(selectedPair: digest.selectedPair, reportTime: digest.time,
-                                                     maximumGap: configuration.maximumRateGapMilliseconds).connectionEstimatedBandwidth
-        let previousReport = connection.reportTime
-        if let time = digest.time, time > (previousReport ?? -.infinity) { connection.reportTime = time }
-        connections[key] = connection
+        let configuration = self.configuration
+        // State is mutated in place through the defaulting subscript: one hash look-up, and
+        // nothing moved out of the dictionary and copied back.
+        let (estimate, previousReport) = Self.advance(&connections[key, default: ConnectionState()], digest: digest,
+                                                      maximumGap: configuration.maximumRateGapMilliseconds)
         for stream in found {
             let key = StreamKey(endpoint: endpoint, stream: stream.id)
-            var tracker = streams.removeValue(forKey: key) ?? SubscriberStreamTracker(configuration: configuration)
-            defer { streams[key] = tracker }
             let senderStats = inboxes[InboxKey(endpoint: endpoint, publisher: stream.publisher)]?.received
-            guard let update = tracker.ingest(stream.entries, in: sample.report, selectedPair: digest.selectedPair, peerConnection: sample.peerConnection,
-                                              connectionPreviousReport: previousReport,
-                                              downlinkEstimate: estimate, senderStats: senderStats,
-                                              limit: limits[key] ?? .none) else { continue }
+            guard let update = streams[key, default: SubscriberStreamTracker(configuration: configuration)]
+                .ingest(stream.entries, in: sample.report, selectedPair: digest.selectedPair, peerConnection: sample.peerConnection,
+                        connectionPreviousReport: previousReport,
+                        downlinkEstimate: estimate, senderStats: senderStats,
+                        limit: limits[key] ?? .none) else { continue }
             measured[key] = update.measuredDownlink
             func emit(_ event: StatsEvent) {
                 callbacks.append(StatsCallback(time: sample.time, endpoint: endpoint, peerConnection: peerConnection,
