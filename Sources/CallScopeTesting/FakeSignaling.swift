@@ -87,6 +87,16 @@ public final class FakeSignaling: Signaling, Sendable {
     /// Records `restartIce HANDLE`.
     public func restartIce(_ handle: RouterHandleID) async throws { try record("restartIce \(handle)") }
 
+    /// Records `configure HANDLE mid=M send=B substream=S temporal=T` (only the fields set), one
+    /// entry per stream, `;`-separated.
+    public func configure(_ handle: RouterHandleID, streams: [RouterStreamConfiguration]) async throws {
+        let entries = streams.map { stream in
+            (["mid=\(stream.mid)"] + [stream.send.map { "send=\($0)" }, stream.substream.map { "substream=\($0)" },
+                                      stream.temporal.map { "temporal=\($0)" }].compactMap { $0 }).joined(separator: " ")
+        }
+        try record("configure \(handle) " + entries.joined(separator: "; "))
+    }
+
     /// Records `trickle HANDLE CANDIDATE`.
     public func trickle(_ candidate: IceCandidate?, on handle: RouterHandleID) async throws {
         try record("trickle \(handle) \(candidate?.candidate ?? "end")")

@@ -5,6 +5,8 @@ import Foundation
 struct PublishingState: Sendable {
     let publisher: CallPublisher
     let peerConnection: PeerConnectionID
+    /// The video track's enabled state last set on the engine.
+    var videoEnabled = true
 }
 
 extension CallSession {

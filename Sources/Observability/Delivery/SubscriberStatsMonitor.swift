@@ -7,10 +7,10 @@ import RTCStats
 public final class SubscriberStatsMonitor: @unchecked Sendable {
     // @unchecked: `core` is thread-safe; `rawReport` is only touched inside `core.withEngine` /
     // `core.process`, under its lock.
-    private let core: MonitorCore<any SubscriberNetworkStatsDelegate>
-    private let binding: StreamBinding
+    let core: MonitorCore<any SubscriberNetworkStatsDelegate>
+    let binding: StreamBinding
     private var rawReport: StatsReport?
-    private static let endpoint = EndpointID("subscriber")
+    static let endpoint = EndpointID("subscriber")
 
     /// Creates a monitor for the stream `stream` from `publisher`. On a connection carrying
     /// several streams (an SFU multistream connection), `mids` lists this stream's receivers;
@@ -42,9 +42,16 @@ public final class SubscriberStatsMonitor: @unchecked Sendable {
 
     /// Feeds one report of the connection labelled `peerConnection`.
     public func ingest(_ report: StatsReport, peerConnection: String) {
+        ingest(report, peerConnection: peerConnection, whenUnheard: false)
+    }
+
+    /// Feeds one report and returns its callbacks; computes them even when nobody listens when
+    /// `whenUnheard` (the SDK's layer policy reads them every interval).
+    @discardableResult
+    func ingest(_ report: StatsReport, peerConnection: String, whenUnheard: Bool) -> [StatsCallback] {
         core.process({ engine, listening in
             rawReport = report
-            guard listening else { return [] }
+            guard listening || whenUnheard else { return [] }
             let sample = StatsSample(time: report.timestamp ?? 0, peer: Self.endpoint.rawValue, peerConnection: peerConnection, report: report)
             return engine.ingest(sample, streams: [binding]).filter { $0.stream == binding.stream }
         }, dispatch: { delegate, callback in callback.deliver(to: .subscriber(delegate, self)) })

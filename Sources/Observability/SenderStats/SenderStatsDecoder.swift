@@ -129,9 +129,14 @@ public struct SenderStatsDecoder: Sendable {
             guard case .bool(let allowed) = field else { return .failure(.invalidValue) }
             audioFallbackEnabled = allowed
         }
+        var videoEnabled: Bool?
+        if let field = value["videoEnabled"], field != .null {
+            guard case .bool(let enabled) = field else { return .failure(.invalidValue) }
+            videoEnabled = enabled
+        }
         return .success(SenderStatsMessage(
             sequence: Int(sequence), timestamp: timestamp, connectionMaxAllocatedBitrate: allocated,
             connectionEstimatedBandwidth: estimate, roundTripTime: roundTrip, lossFraction: loss,
-            condition: condition, reason: reason, layers: layers, publisher: publisher, audioFallbackEnabled: audioFallbackEnabled))
+            condition: condition, reason: reason, layers: layers, publisher: publisher, audioFallbackEnabled: audioFallbackEnabled, videoEnabled: videoEnabled))
     }
 }

@@ -1,0 +1,156 @@
+import Observability
+import RTCStats
+
+/// One subscriber's layer choice between stats intervals: the ``LayerPolicy`` and what feeds
+/// it, as a value. Each interval it takes the subscriber monitor's callbacks (downlink
+/// condition, decoded frames, the video's packet counters), the connection's received bytes
+/// and the publisher's latest sender stats (its layers, whether it allows audio fallback,
+/// whether its camera is on); out come the router configurations, the subscriber's events and
+/// the receive limit for the monitor.
+///
+/// The estimate the policy is given is what the downlink carried in the interval (the selected
+/// pair's received bytes) while the video loses packets (≥ ``overloadLoss``): then the link is
+/// full and that goodput is its capacity. Without loss it is `nil` (the received rate is only a
+/// lower bound: the link could carry more), and the policy steps up after its hold.
+struct SubscriberAdaptation: Sendable {
+    enum Output: Sendable, Hashable {
+        /// Send this to the router for the subscription's handle.
+        case configure(RouterStreamConfiguration)
+        /// Tell the subscriber.
+        case event(CallSubscriberEvent)
+        /// The monitor's receive limit changed.
+        case receiveLimit(SubscriberReceiveLimit)
+    }
+
+    /// The video loss fraction of one interval from which the downlink counts as full.
+    static let overloadLoss = 0.02
+    /// Sender stats older than this (ms) say nothing about the layers sent now.
+    static let senderStatsMaximumAge = 5_000.0
+
+    private(set) var policy: LayerPolicy
+    /// The video media section's mid on the subscription (from the router's offer).
+    var videoMid: String?
+    private var lastPair: (bytes: Double, time: Double)?
+    private var lastVideo: (lost: UInt64, received: UInt64)?
+    private var mostLayers = 0
+    private var publisherVideo: Bool?
+    private(set) var limit = SubscriberReceiveLimit.none
+    private(set) var forwarded: (substream: Int?, temporal: Int?) = (nil, nil)
+
+    init(preferences: LayerPreferences = .init(), configuration: LayerPolicy.Configuration = .init()) {
+        policy = LayerPolicy(preferences: preferences, configuration: configuration)
+    }
+
+    /// A new router handle (a replaced peer connection): it forwards its default layer again.
+    mutating func restart(videoMid: String?) {
+        self = SubscriberAdaptation(preferences: policy.preferences, configuration: policy.configuration)
+        self.videoMid = videoMid
+    }
+
+    /// One stats interval.
+    mutating func interval(callbacks: [StatsCallback], pairBytes: Double, reportTime: Double,
+                           senderStats: (message: SenderStatsMessage, receivedAt: Double)?, preferences: LayerPreferences,
+                           now: Duration) -> [Output] {
+        var actions: [LayerPolicy.Action] = []
+        if preferences != policy.preferences { actions += policy.receive(.preferences(preferences), now: now) }
+
+        var link: SubscriberMediaLinkStats?
+        var video: SubscriberVideoNetworkStats?
+        for callback in callbacks {
+            switch callback.event {
+            case .subscriberMediaLinkStatsUpdated(let stats): link = stats
+            case .subscriberVideoNetworkStatsUpdated(let stats): video = stats
+            default: break
+            }
+        }
+        let goodput = lastPair.flatMap { last -> Double? in
+            guard reportTime > last.time, pairBytes >= last.bytes else { return nil }
+            return (pairBytes - last.bytes) * 8 / ((reportTime - last.time) / 1000)
+        }
+        lastPair = (pairBytes, reportTime)
+        var loss: Double?
+        if let video {
+            if let last = lastVideo, video.videoPacketsLost >= last.lost, video.videoPacketsReceived >= last.received {
+                let lost = Double(video.videoPacketsLost - last.lost), received = Double(video.videoPacketsReceived - last.received)
+                if lost + received > 0 { loss = lost / (lost + received) }
+            }
+            lastVideo = (video.videoPacketsLost, video.videoPacketsReceived)
+        }
+
+        let fresh = senderStats.flatMap { $0.receivedAt >= reportTime - Self.senderStatsMaximumAge ? $0.message : nil }
+        if let sending = fresh?.videoEnabled, sending != publisherVideo {
+            if publisherVideo != nil || !sending { actions += policy.receive(.publisherVideo(sending), now: now) }
+            publisherVideo = sending
+        }
+        let layers = Self.layers(fresh)
+        mostLayers = max(mostLayers, layers.count)
+        if let link {
+            let estimate = (loss ?? 0) >= Self.overloadLoss ? goodput : nil
+            actions += policy.receive(.interval(condition: link.transport.networkCondition, estimate: estimate, layers: layers,
+                                                publisherAllowsFallback: fresh?.audioFallbackEnabled ?? true,
+                                                framesDecoded: (video?.decodedFrameRate ?? 0) > 0), now: now)
+        }
+        var outputs = actions.flatMap(outputs(of:))
+        let newLimit = receiveLimit(layers)
+        if newLimit != limit {
+            limit = newLimit
+            outputs.append(.receiveLimit(newLimit))
+        }
+        return outputs
+    }
+
+    /// The router switched layer: the subscriber's `layerChanged`, once per change.
+    mutating func forwardedLayerChanged(substream: Int?, temporal: Int?) -> [Output] {
+        let before = forwarded
+        forwarded = (substream ?? forwarded.substream, temporal ?? forwarded.temporal)
+        guard forwarded.substream != before.substream || forwarded.temporal != before.temporal else { return [] }
+        return [.event(.layerChanged(substream: forwarded.substream ?? policy.target?.substream ?? 2,
+                                     temporal: forwarded.temporal ?? policy.target?.temporal ?? 2))]
+    }
+
+    // MARK: -
+
+    /// The layers a message says are being sent (bitrate above 0), low to high by size; the
+    /// substream is the position (Janus numbers a publisher's layers the same way).
+    static func layers(_ message: SenderStatsMessage?) -> [SimulcastLayer] {
+        let sent = (message?.layers ?? []).filter { $0.bitrate > 0 }.sorted { $0.width * $0.height < $1.width * $1.height }
+        return sent.enumerated().map { SimulcastLayer(substream: $0.offset, width: $0.element.width, height: $0.element.height, bitrate: $0.element.bitrate) }
+    }
+
+    private func outputs(of action: LayerPolicy.Action) -> [Output] {
+        switch action {
+        case .configure(let target):
+            guard let videoMid else { return [] }
+            return [.configure(RouterStreamConfiguration(mid: videoMid, substream: target.substream, temporal: target.temporal))]
+        case .pauseVideo:
+            guard let videoMid else { return [] }
+            return [.configure(RouterStreamConfiguration(mid: videoMid, send: false))]
+        case .resumeVideo(let target):
+            guard let videoMid else { return [] }
+            return [.configure(RouterStreamConfiguration(mid: videoMid, send: true, substream: target.substream, temporal: target.temporal))]
+        case .videoDisableWarning: return [.event(.videoDisableWarning)]
+        case .videoDisableWarningLifted: return [.event(.videoDisableWarningLifted)]
+        case .videoDisabled(let reason): return [.event(.videoDisabled(reason))]
+        case .videoEnabled(let reason): return [.event(.videoEnabled(reason))]
+        }
+    }
+
+    /// Why less video arrives than the preferences ask for (`nil` layers: keep the last
+    /// layer-based answer unless the video is paused).
+    private func receiveLimit(_ layers: [SimulcastLayer]?) -> SubscriberReceiveLimit {
+        if let reason = policy.videoOffReason {
+            return reason == .publisherPropertyChanged ? .none : .paused
+        }
+        guard let layers else { return limit == .paused ? .none : limit }
+        guard let target = policy.target, let top = layers.last else { return .none }
+        let preferred = layers.last { layer in
+            policy.preferences.resolution.map { layer.width <= $0.width && layer.height <= $0.height } ?? true
+        }?.substream ?? 0
+        if target.substream < preferred { return .downlink }
+        // The publisher sends fewer layers than it did, we get its top one, and the preference
+        // would take a bigger one.
+        let wantsMore = policy.preferences.resolution.map { top.width < $0.width || top.height < $0.height } ?? true
+        if layers.count < mostLayers, target.substream >= top.substream, wantsMore { return .publisher }
+        return .none
+    }
+}
