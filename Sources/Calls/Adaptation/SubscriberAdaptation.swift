@@ -24,8 +24,6 @@ struct SubscriberAdaptation: Sendable {
 
     /// The video loss fraction of one interval from which the downlink counts as full.
     static let overloadLoss = 0.02
-    /// Sender stats older than this (ms) say nothing about the layers sent now.
-    static let senderStatsMaximumAge = 5_000.0
 
     private(set) var policy: LayerPolicy
     /// The video media section's mid on the subscription (from the router's offer).
@@ -36,6 +34,7 @@ struct SubscriberAdaptation: Sendable {
     private var publisherVideo: Bool?
     private(set) var limit = SubscriberReceiveLimit.none
     private(set) var forwarded: (substream: Int?, temporal: Int?) = (nil, nil)
+    private var announced: LayerPolicy.Target?
 
     init(preferences: LayerPreferences = .init(), configuration: LayerPolicy.Configuration = .init()) {
         policy = LayerPolicy(preferences: preferences, configuration: configuration)
@@ -77,7 +76,9 @@ struct SubscriberAdaptation: Sendable {
             lastVideo = (video.videoPacketsLost, video.videoPacketsReceived)
         }
 
-        let fresh = senderStats.flatMap { $0.receivedAt >= reportTime - Self.senderStatsMaximumAge ? $0.message : nil }
+        // The latest message however old: under a downlink cap the data channel it comes on
+        // starves too, and the layers it last listed are still the best knowledge.
+        let fresh = senderStats?.message
         if let sending = fresh?.videoEnabled, sending != publisherVideo {
             if publisherVideo != nil || !sending { actions += policy.receive(.publisherVideo(sending), now: now) }
             publisherVideo = sending
@@ -99,13 +100,15 @@ struct SubscriberAdaptation: Sendable {
         return outputs
     }
 
-    /// The router switched layer: the subscriber's `layerChanged`, once per change.
+    /// The router switched layer: the subscriber's `layerChanged`, once per change (a value the
+    /// router has not said yet is taken as the one asked for, else the router's default, 2).
     mutating func forwardedLayerChanged(substream: Int?, temporal: Int?) -> [Output] {
-        let before = forwarded
         forwarded = (substream ?? forwarded.substream, temporal ?? forwarded.temporal)
-        guard forwarded.substream != before.substream || forwarded.temporal != before.temporal else { return [] }
-        return [.event(.layerChanged(substream: forwarded.substream ?? policy.target?.substream ?? 2,
-                                     temporal: forwarded.temporal ?? policy.target?.temporal ?? 2))]
+        let shown = LayerPolicy.Target(substream: forwarded.substream ?? policy.target?.substream ?? 2,
+                                       temporal: forwarded.temporal ?? policy.target?.temporal ?? 2)
+        guard shown != announced else { return [] }
+        announced = shown
+        return [.event(.layerChanged(substream: shown.substream, temporal: shown.temporal))]
     }
 
     // MARK: -
