@@ -187,23 +187,27 @@ struct LayerPolicy: Sendable {
         guard let lowest = sent.first else { return [] }
         let temporal = temporalLayer
         let fitting = fittingLayer(sent, estimate: estimate, temporal: temporal)
-        // No video at all fits: the estimate is below the lowest layer, or the downlink is critical.
-        let bad = condition == .critical || (estimate != nil && fitting == nil)
+        // No layer fits the measured estimate (the link is full and even the lowest does not fit).
+        let nothingFits = estimate != nil && fitting == nil
+        // No video at all fits: that, or the downlink is critical.
+        let bad = condition == .critical || nothingFits
 
         switch phase {
         case .paused(let reason, let probeAt):
-            guard reason == .qualityChanged, let probeAt, now >= probeAt, !bad else { return [] }
+            // While paused (and probing) only the measured estimate counts: the monitor's
+            // condition then describes a video that is not there.
+            guard reason == .qualityChanged, let probeAt, now >= probeAt, !nothingFits else { return [] }
             let resumed = Target(substream: lowest.substream, temporal: temporal)
             target = resumed
             phase = .resuming(.qualityChanged)
             confirmedIntervals = 0
             return [.resumeVideo(resumed)]
         case .resuming(let reason):
-            if reason == .qualityChanged, bad {
+            if reason == .qualityChanged, nothingFits {
                 probeBackoff = min(probeBackoff * 2, configuration.maximumProbeBackoff)
                 return pause(.qualityChanged, now: now, probe: true, announce: false)
             }
-            confirmedIntervals = framesDecoded && !condition.isDegraded ? confirmedIntervals + 1 : 0
+            confirmedIntervals = framesDecoded && !nothingFits ? confirmedIntervals + 1 : 0
             guard confirmedIntervals >= configuration.confirmIntervals else { return [] }
             phase = .receiving
             lastChange = now
@@ -223,10 +227,18 @@ struct LayerPolicy: Sendable {
         // Audio fallback: even the lowest layer does not fit, or the downlink stays critical,
         // for `downAfter` intervals while already on the lowest layer. Warned first; without
         // the fallback allowed the warning stays (and the lowest layer keeps coming).
+        // When nothing fits the measured estimate the warning comes without first waiting on the
+        // lowest layer (which is asked for in the same interval).
         badIntervals = bad ? badIntervals + 1 : 0
-        if case .receiving = phase, bad, badIntervals >= configuration.downAfter, target.map({ $0.substream == lowest.substream }) ?? true {
+        let onLowest = target.map { $0.substream == lowest.substream } ?? true
+        if case .receiving = phase, bad, badIntervals >= configuration.downAfter, onLowest || nothingFits {
             phase = .warned
-            return [.videoDisableWarning]
+            var actions = [Action.videoDisableWarning]
+            if !onLowest {
+                let lowestTarget = Target(substream: lowest.substream, temporal: temporal)
+                actions += change(to: lowestTarget, now: now)
+            }
+            return actions
         }
         return layerChoice(sent, fitting: fitting, estimate: estimate, condition: condition, temporal: temporal, now: now)
     }
