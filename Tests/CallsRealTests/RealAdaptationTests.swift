@@ -109,10 +109,12 @@ struct RealAdaptationTests {
     }
 
     /// Caps everything toward the namespace (Bob's downlink) at `kbit` kbit/s: a token bucket
-    /// on the root side of the veth, 50 ms of queue.
+    /// on the root side of the veth, as the rig's `rate` impairment (Rig/record.py: burst
+    /// ~40 ms at the rate, at least 6000 bytes; 300 ms of queue).
     static func cap(kbit: Int) async throws {
+        let burst = max(6000, kbit * 1000 / 8 / 25)
         try await NetworkNamespace.run(["/usr/sbin/tc", "qdisc", "replace", "dev", NetworkNamespace.rootInterface, "root", "tbf",
-                                        "rate", "\(kbit)kbit", "burst", "16kb", "latency", "50ms"])
+                                        "rate", "\(kbit)kbit", "burst", "\(burst)", "latency", "300ms"])
     }
 
     static func removeCap() async throws {
@@ -137,25 +139,26 @@ struct RealAdaptationTests {
     @Test(.timeLimit(.minutes(3)))
     func aCapThatFitsALowerLayerGetsFramesDecodedWithin5Seconds() async throws {
         try await withCapRig { _, _, observed in
-            let (start, end) = try await holdCap(kbit: 500, seconds: Self.hold)
+            let (start, end) = try await holdCap(kbit: 400, seconds: Self.hold)
             let rates = observed.frameRates
-            // The first interval after the onset that decodes nothing, then the first one after it that decodes again.
+            // The first interval after the onset that decodes nothing, and the first one after the
+            // switch to a lower layer that decodes again.
             let stalled = rates.first { $0.0 > start && $0.0 < end && $0.1 == 0 }?.0
-            let resumed = rates.first { $0.0 > (stalled ?? start) && $0.0 < end && $0.1 > 0 }?.0
             let lower = observed.events.all.first { item in
                 if case .layerChanged(let substream, _) = item.1 { item.0 > start && substream < 2 } else { false }
             }
+            let resumed = rates.first { $0.0 > (lower?.0 ?? end) && $0.0 < end && $0.1 > 0 }?.0
             let after = observed.events.all.filter { $0.0 > start }.map(\.1)
             let timeline = observed.events.all.filter { $0.0 > start }.map { String(format: "%+.1f ", $0.0.timeIntervalSince(start)) + Self.describe([$0.1]) }
             let stalls = rates.filter { $0.0 > start && $0.0 < end && $0.1 == 0 }.map { String(format: "%.1f", $0.0.timeIntervalSince(start)) }
             let decodedDuringCap = rates.filter { $0.0 > start + 5 && $0.0 < end }
             let share = Double(decodedDuringCap.filter { $0.1 > 0 }.count) / Double(max(1, decodedDuringCap.count))
-            progress("measured cap 500 kbit/s for \(Self.hold) s: first stall \(stalled.map { String(format: "%.2f", $0.timeIntervalSince(start)) } ?? "none") s, "
+            progress("measured cap 400 kbit/s for \(Self.hold) s: first stall \(stalled.map { String(format: "%.2f", $0.timeIntervalSince(start)) } ?? "none") s, "
                      + "frames again \(resumed.map { String(format: "%.2f", $0.timeIntervalSince(start)) } ?? "never") s, "
                      + "lower layer \(lower.map { String(format: "%.2f", $0.0.timeIntervalSince(start)) } ?? "never") s after the onset; "
                      + String(format: "intervals with frames from 5 s on: %.0f %%; ", share * 100) + "events \(timeline); intervals without frames at \(stalls)")
             #expect(lower != nil, "a lower layer forwarded during the cap")
-            let recovery = (resumed ?? (stalled == nil ? start : nil)).map { $0.timeIntervalSince(start) }
+            let recovery = resumed.map { $0.timeIntervalSince(start) }
             #expect(recovery.map { $0 <= 5 } == true, "frames decoded again within 5 s of the onset: \(String(describing: recovery))")
             // The policy probes the top layer again after its hold (10 s, doubling on failure),
             // which stalls a few intervals each time; before it no frame was decoded at all.

@@ -57,7 +57,7 @@ struct LayerPolicy: Sendable {
         var temporalShares = [0.4, 0.6, 1.0]
         /// The first wait before probing video back after a fallback, and the longest.
         var initialProbeBackoff: Duration = .seconds(5)
-        var maximumProbeBackoff: Duration = .seconds(10)
+        var maximumProbeBackoff: Duration = .seconds(8)
         /// Healthy intervals with decoded frames before a resumed video is announced enabled.
         var confirmIntervals = 2
     }

@@ -9,8 +9,9 @@ import RTCStats
 /// the receive limit for the monitor.
 ///
 /// The estimate the policy is given is what the downlink carried in the interval (the selected
-/// pair's received bytes) while the video loses packets (≥ ``overloadLoss``): then the link is
-/// full and that goodput is its capacity. Without loss it is `nil` (the received rate is only a
+/// pair's received bytes) while the video loses packets (≥ ``overloadLoss``) or arrives well
+/// below the forwarded layer's rate (``shortfall``): then the link is full and that goodput is
+/// its capacity. Without loss it is `nil` (the received rate is only a
 /// lower bound: the link could carry more), and the policy steps up after its hold.
 struct SubscriberAdaptation: Sendable {
     enum Output: Sendable, Hashable {
@@ -24,6 +25,9 @@ struct SubscriberAdaptation: Sendable {
 
     /// The video loss fraction of one interval from which the downlink counts as full.
     static let overloadLoss = 0.02
+    /// The share of the forwarded layer's bitrate plus audio below which the received rate
+    /// says the downlink is full.
+    static let shortfall = 0.8
 
     private(set) var policy: LayerPolicy
     /// The video media section's mid on the subscription (from the router's offer).
@@ -35,6 +39,7 @@ struct SubscriberAdaptation: Sendable {
     private(set) var limit = SubscriberReceiveLimit.none
     private(set) var forwarded: (substream: Int?, temporal: Int?) = (nil, nil)
     private var announced: LayerPolicy.Target?
+    private var skipLossOnce = false
 
     init(preferences: LayerPreferences = .init(), configuration: LayerPolicy.Configuration = .init()) {
         policy = LayerPolicy(preferences: preferences, configuration: configuration)
@@ -68,10 +73,14 @@ struct SubscriberAdaptation: Sendable {
         }
         lastPair = (pairBytes, reportTime)
         var loss: Double?
+        // The first interval after a resume counts the pause's sequence-number gap as lost
+        // (measured: 19-20 % "loss" on an uncapped link): no loss from it.
+        let skipLoss = skipLossOnce
+        skipLossOnce = false
         if let video {
             if let last = lastVideo, video.videoPacketsLost >= last.lost, video.videoPacketsReceived >= last.received {
                 let lost = Double(video.videoPacketsLost - last.lost), received = Double(video.videoPacketsReceived - last.received)
-                if lost + received > 0 { loss = lost / (lost + received) }
+                if lost + received > 0, !skipLoss { loss = lost / (lost + received) }
             }
             lastVideo = (video.videoPacketsLost, video.videoPacketsReceived)
         }
@@ -86,11 +95,19 @@ struct SubscriberAdaptation: Sendable {
         let layers = Self.layers(fresh)
         mostLayers = max(mostLayers, layers.count)
         if let link {
-            let estimate = (loss ?? 0) >= Self.overloadLoss ? goodput : nil
+            // Full: the video loses packets, or the link delivered clearly less than the layer
+            // forwarded plus audio (received bytes count headers too, so a link with room
+            // delivers more than the payload rate): seen an interval before the queue overflows.
+            let forwardedSubstream = forwarded.substream ?? policy.target?.substream
+            let demand = layers.first { $0.substream == forwardedSubstream }.map { $0.bitrate + policy.configuration.audioBitrate }
+            // (Not while the video is off or just resumed: then little is forwarded on purpose.)
+            let short = policy.isVideoOff ? false : goodput.flatMap { goodput in demand.map { goodput < Self.shortfall * $0 } } ?? false
+            let estimate = (loss ?? 0) >= Self.overloadLoss || short ? goodput : nil
             actions += policy.receive(.interval(condition: link.transport.networkCondition, estimate: estimate, layers: layers,
                                                 publisherAllowsFallback: fresh?.audioFallbackEnabled ?? true,
                                                 framesDecoded: (video?.decodedFrameRate ?? 0) > 0), now: now)
         }
+        if actions.contains(where: { if case .resumeVideo = $0 { true } else { false } }) { skipLossOnce = true }
         var outputs = actions.flatMap(outputs(of:))
         let newLimit = receiveLimit(layers)
         if newLimit != limit {
@@ -114,10 +131,18 @@ struct SubscriberAdaptation: Sendable {
     // MARK: -
 
     /// The layers a message says are being sent (bitrate above 0), low to high by size; the
-    /// substream is the position (Janus numbers a publisher's layers the same way).
+    /// substream is the position (Janus numbers a publisher's layers the same way). A layer is
+    /// taken to cost no more than any bigger one: on the rig the 240x135 layer was reported at
+    /// 670-830 kbit/s in the first seconds of a call (its key frames), above the 960x540 one.
     static func layers(_ message: SenderStatsMessage?) -> [SimulcastLayer] {
         let sent = (message?.layers ?? []).filter { $0.bitrate > 0 }.sorted { $0.width * $0.height < $1.width * $1.height }
-        return sent.enumerated().map { SimulcastLayer(substream: $0.offset, width: $0.element.width, height: $0.element.height, bitrate: $0.element.bitrate) }
+        var layers = sent.enumerated().map { SimulcastLayer(substream: $0.offset, width: $0.element.width, height: $0.element.height, bitrate: $0.element.bitrate) }
+        var cheapestAbove = Double.infinity
+        for index in layers.indices.reversed() {
+            layers[index].bitrate = min(layers[index].bitrate, cheapestAbove)
+            cheapestAbove = layers[index].bitrate
+        }
+        return layers
     }
 
     private func outputs(of action: LayerPolicy.Action) -> [Output] {
