@@ -40,6 +40,8 @@ struct SubscriberAdaptation: Sendable {
     private(set) var forwarded: (substream: Int?, temporal: Int?) = (nil, nil)
     private var announced: LayerPolicy.Target?
     private var skipLossOnce = false
+    /// Why the layer was last lowered (`.downlink` or `.publisher`).
+    private var lowered = SubscriberReceiveLimit.downlink
 
     init(preferences: LayerPreferences = .init(), configuration: LayerPolicy.Configuration = .init()) {
         policy = LayerPolicy(preferences: preferences, configuration: configuration)
@@ -94,6 +96,7 @@ struct SubscriberAdaptation: Sendable {
         }
         let layers = Self.layers(fresh)
         mostLayers = max(mostLayers, layers.count)
+        let targetBefore = policy.target
         if let link {
             // Full: the video loses packets, or the link delivered clearly less than the layer
             // forwarded plus audio (received bytes count headers too, so a link with room
@@ -108,6 +111,12 @@ struct SubscriberAdaptation: Sendable {
                                                 framesDecoded: (video?.decodedFrameRate ?? 0) > 0), now: now)
         }
         if actions.contains(where: { if case .resumeVideo = $0 { true } else { false } }) { skipLossOnce = true }
+        // Who lowered the layer: the policy (a configure: the downlink), or the router's own
+        // fallback the policy followed (no configure: the publisher stopped the layer).
+        if let before = targetBefore, let after = policy.target, after.substream < before.substream {
+            let configured = actions.contains { if case .configure = $0 { true } else { false } }
+            lowered = configured ? .downlink : .publisher
+        }
         var outputs = actions.flatMap(outputs(of:))
         let newLimit = receiveLimit(layers)
         if newLimit != limit {
@@ -163,8 +172,10 @@ struct SubscriberAdaptation: Sendable {
         }
     }
 
-    /// Why less video arrives than the preferences ask for (`nil` layers: keep the last
-    /// layer-based answer unless the video is paused).
+    /// Why less video arrives than the preferences ask for: `.paused` while the video is off
+    /// by the policy or the app (until `videoEnabled`), below the preferred layer whoever
+    /// lowered it last, the publisher's when it sends fewer layers than it did and we get its
+    /// top one.
     private func receiveLimit(_ layers: [SimulcastLayer]?) -> SubscriberReceiveLimit {
         if let reason = policy.videoOffReason {
             return reason == .publisherPropertyChanged ? .none : .paused
@@ -174,7 +185,7 @@ struct SubscriberAdaptation: Sendable {
         let preferred = layers.last { layer in
             policy.preferences.resolution.map { layer.width <= $0.width && layer.height <= $0.height } ?? true
         }?.substream ?? 0
-        if target.substream < preferred { return .downlink }
+        if target.substream < preferred { return lowered }
         // The publisher sends fewer layers than it did, we get its top one, and the preference
         // would take a bigger one.
         let wantsMore = policy.preferences.resolution.map { top.width < $0.width || top.height < $0.height } ?? true
