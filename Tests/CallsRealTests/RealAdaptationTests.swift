@@ -24,6 +24,16 @@ struct RealAdaptationTests {
         let events: Timed<CallSubscriberEvent>
         let stats: Timed<StatsCallback>
 
+        /// When the first event after `time` matching `predicate` arrived, waiting up to `timeout`.
+        func first(after time: Date, within timeout: Duration, where predicate: @escaping (CallSubscriberEvent) -> Bool) async -> Date? {
+            let deadline = ContinuousClock.now + timeout
+            while ContinuousClock.now < deadline {
+                if let found = events.all.first(where: { $0.0 > time && predicate($0.1) }) { return found.0 }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            return events.all.first { $0.0 > time && predicate($0.1) }?.0
+        }
+
         /// Decoded frame rates, per video callback, with their arrival time.
         var frameRates: [(Date, Double)] {
             stats.all.compactMap { item in
@@ -189,6 +199,63 @@ struct RealAdaptationTests {
             #expect(rest.received > 0, "audio keeps coming during the cap")
             let restLoss = Double(rest.lost) / Double(max(1, rest.lost + rest.received))
             #expect(restLoss < 0.05, "audio loss after the onset burst < 5 %: \(restLoss)")
+        }
+    }
+
+    /// The same cap below the lowest layer with the publisher's `audioFallbackEnabled = false`:
+    /// the video stays, on the lowest layer, with a warning and no `videoDisabled`.
+    @Test(.timeLimit(.minutes(3)))
+    func withoutAudioFallbackTheLowestLayerStaysWithAWarning() async throws {
+        let settings = CallPublisherSettings(name: "alice", media: LocalMediaSettings(frameRate: 15), senderStatsTrack: true, audioFallbackEnabled: false)
+        try await withCapRig(publisher: settings) { _, _, observed in
+            let (start, _) = try await holdCap(kbit: 100, seconds: min(Self.hold, 15))
+            let events = observed.events.all.filter { $0.0 > start }
+            let warning = events.first { $0.1 == .videoDisableWarning }?.0
+            let lowest = events.first { if case .layerChanged(0, _) = $0.1 { true } else { false } }?.0
+            progress("measured cap 100 kbit/s without audio fallback: warning \(warning.map { String(format: "%.2f", $0.timeIntervalSince(start)) } ?? "never") s, "
+                     + "lowest layer \(lowest.map { String(format: "%.2f", $0.timeIntervalSince(start)) } ?? "never") s after the onset; events \(Self.describe(events.map(\.1)))")
+            #expect(warning != nil, "a videoDisableWarning")
+            #expect(lowest != nil, "the lowest layer forwarded")
+            #expect(!events.contains { if case .videoDisabled = $0.1 { true } else { false } }, "never videoDisabled")
+        }
+    }
+
+    /// The publisher turns its camera off and on (`publishVideo`): `videoDisabled` and
+    /// `videoEnabled` with `publisherPropertyChanged`.
+    @Test(.timeLimit(.minutes(3)))
+    func aPublisherCameraOffAndOnIsPublisherPropertyChanged() async throws {
+        try await withCapRig { _, publisher, observed in
+            let off = Date()
+            publisher.publishVideo = false
+            let disabled = await observed.first(after: off, within: .seconds(6)) { $0 == .videoDisabled(.publisherPropertyChanged) }
+            try await Task.sleep(for: .seconds(3))
+            let on = Date()
+            publisher.publishVideo = true
+            let enabled = await observed.first(after: on, within: .seconds(8)) { $0 == .videoEnabled(.publisherPropertyChanged) }
+            progress("measured camera off: videoDisabled(publisherPropertyChanged) \(disabled.map { String(format: "%.2f", $0.timeIntervalSince(off)) } ?? "never") s; "
+                     + "on: videoEnabled(publisherPropertyChanged) \(enabled.map { String(format: "%.2f", $0.timeIntervalSince(on)) } ?? "never") s")
+            #expect(disabled != nil, "videoDisabled(publisherPropertyChanged)")
+            #expect(enabled != nil, "videoEnabled(publisherPropertyChanged) after the camera came back")
+            #expect(!observed.events.all.contains { $0.1 == .videoDisabled(.qualityChanged) }, "no quality fallback")
+        }
+    }
+
+    /// `preferredResolution` lowered to the middle layer's size and raised again: the router
+    /// forwards the layer asked for within 2 stats intervals (2 s) each time.
+    @Test(.timeLimit(.minutes(3)))
+    func aPreferredResolutionLoweredAndRaisedTakesEffectWithinTwoIntervals() async throws {
+        try await withCapRig { _, _, observed in
+            let lowered = Date()
+            observed.subscriber.preferredResolution = CallVideoDimensions(width: 480, height: 270)
+            let middle = await observed.first(after: lowered, within: .seconds(5)) { if case .layerChanged(1, _) = $0 { true } else { false } }
+            try await Task.sleep(for: .seconds(3))
+            let raised = Date()
+            observed.subscriber.preferredResolution = nil
+            let top = await observed.first(after: raised, within: .seconds(5)) { if case .layerChanged(2, _) = $0 { true } else { false } }
+            let down = middle.map { $0.timeIntervalSince(lowered) }, up = top.map { $0.timeIntervalSince(raised) }
+            progress("measured preferredResolution 480x270: layer 1 \(down.map { String(format: "%.2f", $0) } ?? "never") s; raised: layer 2 \(up.map { String(format: "%.2f", $0) } ?? "never") s")
+            #expect(down.map { $0 <= 2 } == true, "lowered within 2 intervals: \(String(describing: down))")
+            #expect(up.map { $0 <= 2 } == true, "raised within 2 intervals: \(String(describing: up))")
         }
     }
 }
