@@ -12,6 +12,7 @@ public final class FakeSignaling: Signaling, Sendable {
         var feeds: [RouterFeed]
         var participantID: FeedID
         var failures: [String: SignalingError] = [:]
+        var offerSDP: String?
     }
 
     /// The participant handle's id.
@@ -41,6 +42,10 @@ public final class FakeSignaling: Signaling, Sendable {
 
     /// Emits an event, as the router would.
     public func emit(_ event: SignalingEvent) { continuation.yield(event) }
+
+    /// Makes later subscriptions offer `sdp` (e.g. with a video section, for layer choice)
+    /// instead of `offer for FEED`.
+    public func setSubscriptionOffer(_ sdp: String?) { state.withLock { $0.offerSDP = sdp } }
 
     /// Makes the next call whose line starts with `prefix` (e.g. `"subscribe 7"`) throw `error`.
     public func failNext(_ prefix: String, with error: SignalingError) { state.withLock { $0.failures[prefix] = error } }
@@ -76,7 +81,8 @@ public final class FakeSignaling: Signaling, Sendable {
             state.nextHandle += 1
             return RouterHandleID("sub-\(state.nextHandle)")
         }
-        return SubscriptionOffer(handle: handle, offer: SessionDescription(kind: .offer, sdp: "offer for \(feed)"))
+        let sdp = state.withLock { $0.offerSDP } ?? "offer for \(feed)"
+        return SubscriptionOffer(handle: handle, offer: SessionDescription(kind: .offer, sdp: sdp))
     }
 
     /// Records `start HANDLE ANSWER`.

@@ -41,22 +41,27 @@ import Testing
             let message = SenderStatsMessage(sequence: sequence, timestamp: time, connectionMaxAllocatedBitrate: 2_214_000, connectionEstimatedBandwidth: 2_000_000,
                                              layers: layers, audioFallbackEnabled: true, videoEnabled: videoEnabled)
             monitor.receiveSenderStats(message.encoded(), at: time)
-            let report = StatsReport(entries: [
-                StatsEntry(id: "T01", type: .transport, timestamp: time, fields: [StatsField("selectedCandidatePairId", .string("CP1"))]),
-                StatsEntry(id: "CP1", type: .candidatePair, timestamp: time, fields: [
-                    StatsField("bytesReceived", .number(pairBytes)), StatsField("state", .string("succeeded")), StatsField("nominated", .bool(true)),
-                ]),
-                StatsEntry(id: "IV", type: .inboundRTP, timestamp: time, fields: [
-                    StatsField("kind", .string("video")), StatsField("ssrc", .number(11)), StatsField("mid", .string("1")),
-                    StatsField("packetsReceived", .number(videoReceived)), StatsField("packetsLost", .number(videoLost)),
-                    StatsField("bytesReceived", .number(pairBytes * 0.9)), StatsField("framesDecoded", .number(framesDecoded)),
-                    StatsField("frameWidth", .number(1280)), StatsField("frameHeight", .number(720)),
-                ]),
-            ])
+            let report = SubscriberAdaptationTests.report(time: time, pairBytes: pairBytes, videoReceived: videoReceived, videoLost: videoLost, framesDecoded: framesDecoded)
             let callbacks = monitor.ingestReturningCallbacks(report, peerConnection: "pc-1")
             return adaptation.interval(callbacks: callbacks, pairBytes: pairBytes, reportTime: time, senderStats: monitor.latestSenderStats,
                                        preferences: preferences, now: .seconds(second))
         }
+    }
+
+    /// A subscriber report: the selected pair's received bytes and one video receiver.
+    static func report(time: Double, pairBytes: Double, videoReceived: Double, videoLost: Double, framesDecoded: Double) -> StatsReport {
+        StatsReport(entries: [
+            StatsEntry(id: "T01", type: .transport, timestamp: time, fields: [StatsField("selectedCandidatePairId", .string("CP1"))]),
+            StatsEntry(id: "CP1", type: .candidatePair, timestamp: time, fields: [
+                StatsField("bytesReceived", .number(pairBytes)), StatsField("state", .string("succeeded")), StatsField("nominated", .bool(true)),
+            ]),
+            StatsEntry(id: "IV", type: .inboundRTP, timestamp: time, fields: [
+                StatsField("kind", .string("video")), StatsField("ssrc", .number(11)), StatsField("mid", .string("1")),
+                StatsField("packetsReceived", .number(videoReceived)), StatsField("packetsLost", .number(videoLost)),
+                StatsField("bytesReceived", .number(pairBytes * 0.9)), StatsField("framesDecoded", .number(framesDecoded)),
+                StatsField("frameWidth", .number(1280)), StatsField("frameHeight", .number(720)),
+            ]),
+        ])
     }
 
     static func configure(_ substream: Int, _ temporal: Int = 2) -> SubscriberAdaptation.Output {

@@ -136,6 +136,11 @@ struct LayerPolicy: Sendable {
         }
     }
 
+    /// Whether the video was resumed and `videoEnabled` is awaited.
+    var isResuming: Bool {
+        if case .resuming = phase { true } else { false }
+    }
+
     /// Why the video is off, when it is.
     var videoOffReason: CallVideoChangeReason? {
         switch phase {

@@ -103,8 +103,10 @@ struct SubscriberAdaptation: Sendable {
             // delivers more than the payload rate): seen an interval before the queue overflows.
             let forwardedSubstream = forwarded.substream ?? policy.target?.substream
             let demand = layers.first { $0.substream == forwardedSubstream }.map { $0.bitrate + policy.configuration.audioBitrate }
-            // (Not while the video is off or just resumed: then little is forwarded on purpose.)
-            let short = policy.isVideoOff ? false : goodput.flatMap { goodput in demand.map { goodput < Self.shortfall * $0 } } ?? false
+            // (Not while the video is paused, nor in the first interval after a resume: then
+            // little is forwarded on purpose, or the key frame is awaited.)
+            let paused = policy.isVideoOff && policy.videoOffReason != nil && !policy.isResuming
+            let short = paused || skipLoss ? false : goodput.flatMap { goodput in demand.map { goodput < Self.shortfall * $0 } } ?? false
             let estimate = (loss ?? 0) >= Self.overloadLoss || short ? goodput : nil
             actions += policy.receive(.interval(condition: link.transport.networkCondition, estimate: estimate, layers: layers,
                                                 publisherAllowsFallback: fresh?.audioFallbackEnabled ?? true,
