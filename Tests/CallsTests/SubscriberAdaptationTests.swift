@@ -7,8 +7,8 @@ import Testing
 /// second (the connection's received bytes, the video's packet counters and decoded frames) and
 /// the publisher's sender stats (q 320x180 at 150 kbps, h 640x360 at 500 kbps, f 1280x720 at
 /// 1.5 Mbps). Expected values by hand: h needs an estimate of (500 000 + 48 000) / 0.85 ≈
-/// 645 kbps, f ≈ 1.82 Mbps; the link counts as full at ≥ 2 % video loss, or below 80 % of the
-/// forwarded layer plus audio (f: 0.8 × 1 548 000 = 1 238 400 bps).
+/// 645 kbps, f ≈ 1.82 Mbps; the link counts as full at ≥ 2 % video loss, or below 80 % of what
+/// it delivered on the forwarded layer while healthy (after 1.7 Mbps on f: 1.36 Mbps).
 @Suite struct SubscriberAdaptationTests {
     static let allLayers = [SenderStatsMessage.Layer(width: 320, height: 180, bitrate: 150_000, rid: "q"),
                             SenderStatsMessage.Layer(width: 640, height: 360, bitrate: 500_000, rid: "h"),
@@ -77,22 +77,22 @@ import Testing
         #expect(feed.interval(rate: 560_000) == [])                             // on h, no loss: stays (10 s hold)
     }
 
-    @Test func aLinkThatDeliversWellBelowTheLayerIsFullBeforeAnyLoss() {
+    @Test func aLinkThatDeliversWellBelowWhatItDidIsFullBeforeAnyLoss() {
         var feed = Feed()
-        _ = feed.interval(rate: 1_700_000)
-        _ = feed.interval(rate: 1_700_000)
-        // 1.0 Mbps < 1 238 400 bps while f is forwarded: full, estimate 1.0 Mbps, h fits.
+        _ = feed.interval(rate: 1_700_000)                                      // no rate yet
+        _ = feed.interval(rate: 1_700_000)                                      // f healthy at 1.7 Mbps
+        // 1.0 Mbps < 1.36 Mbps on f: full, estimate 1.0 Mbps, h fits (budget 850 kbps ≥ 548 kbps).
         #expect(feed.interval(rate: 1_000_000) == [])
         #expect(feed.interval(rate: 1_000_000) == [Self.configure(1), .receiveLimit(.downlink)])
-        // 1.3 Mbps while f is forwarded would not be short (1 300 000 ≥ 1 238 400): see the next test.
     }
 
     @Test func aRateAboveTheShortfallWithoutLossIsNoEstimate() {
         var feed = Feed()
         _ = feed.interval(rate: 1_700_000)
-        #expect(feed.interval(rate: 1_300_000) == [])
-        #expect(feed.interval(rate: 1_300_000) == [])
-        #expect(feed.interval(rate: 1_300_000) == [])
+        _ = feed.interval(rate: 1_700_000)
+        #expect(feed.interval(rate: 1_400_000) == [])                           // ≥ 1.36 Mbps: not full
+        #expect(feed.interval(rate: 1_400_000) == [])
+        #expect(feed.interval(rate: 1_400_000) == [])
     }
 
     /// "Do not fight the router": the publisher stops its top layer, Janus falls back to h by
@@ -133,8 +133,9 @@ import Testing
         #expect(feed.interval(rate: 1_700_000) == [.configure(RouterStreamConfiguration(mid: "1", send: false)),
                                                    .event(.videoDisabled(.subscriberPropertyChanged)), .receiveLimit(.paused)])
         feed.preferences.subscribeToVideo = true
-        // Resumed: still paused for the monitor until frames are decoded on two intervals.
+        // Resumed: still paused for the monitor until frames are decoded on two intervals after the next.
         #expect(feed.interval(rate: 60_000, frames: 0) == [.configure(RouterStreamConfiguration(mid: "1", send: true, substream: 2, temporal: 2))])
+        #expect(feed.interval(rate: 1_700_000) == [])                           // the interval after a resume confirms nothing
         #expect(feed.interval(rate: 1_700_000) == [])
         #expect(feed.interval(rate: 1_700_000) == [.event(.videoEnabled(.subscriberPropertyChanged)), .receiveLimit(.none)])
     }

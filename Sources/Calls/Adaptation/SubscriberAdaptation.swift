@@ -10,8 +10,8 @@ import RTCStats
 ///
 /// The estimate the policy is given is what the downlink carried in the interval (the selected
 /// pair's received bytes) while the video loses packets (≥ ``overloadLoss``) or arrives well
-/// below the forwarded layer's rate (``shortfall``): then the link is full and that goodput is
-/// its capacity. Without loss it is `nil` (the received rate is only a
+/// below what the same layer brought while healthy (``shortfall``): then the link is full and
+/// that goodput is its capacity. Without loss it is `nil` (the received rate is only a
 /// lower bound: the link could carry more), and the policy steps up after its hold.
 struct SubscriberAdaptation: Sendable {
     enum Output: Sendable, Hashable {
@@ -25,8 +25,8 @@ struct SubscriberAdaptation: Sendable {
 
     /// The video loss fraction of one interval from which the downlink counts as full.
     static let overloadLoss = 0.02
-    /// The share of the forwarded layer's bitrate plus audio below which the received rate
-    /// says the downlink is full.
+    /// The share of what the link delivered on the forwarded layer while healthy below which
+    /// the received rate says the downlink is full.
     static let shortfall = 0.8
 
     private(set) var policy: LayerPolicy
@@ -40,6 +40,8 @@ struct SubscriberAdaptation: Sendable {
     private(set) var forwarded: (substream: Int?, temporal: Int?) = (nil, nil)
     private var announced: LayerPolicy.Target?
     private var skipLossOnce = false
+    /// What the link delivered per forwarded substream in healthy intervals (bps, smoothed).
+    private var healthyRates: [Int: Double] = [:]
     /// Why the layer was last lowered (`.downlink` or `.publisher`).
     private var lowered = SubscriberReceiveLimit.downlink
 
@@ -98,19 +100,24 @@ struct SubscriberAdaptation: Sendable {
         mostLayers = max(mostLayers, layers.count)
         let targetBefore = policy.target
         if let link {
-            // Full: the video loses packets, or the link delivered clearly less than the layer
-            // forwarded plus audio (received bytes count headers too, so a link with room
-            // delivers more than the payload rate): seen an interval before the queue overflows.
+            // Full: the video loses packets, or the link delivered clearly less than it did on
+            // this layer while healthy (received bytes against received bytes: the publisher's
+            // per-layer bitrates are too rough for this, see `layers`): seen an interval before
+            // the queue overflows.
             let forwardedSubstream = forwarded.substream ?? policy.target?.substream
-            let demand = layers.first { $0.substream == forwardedSubstream }.map { $0.bitrate + policy.configuration.audioBitrate }
+            let healthy = forwardedSubstream.flatMap { healthyRates[$0] }
             // (Not while the video is paused, nor in the first interval after a resume: then
             // little is forwarded on purpose, or the key frame is awaited.)
-            let paused = policy.isVideoOff && policy.videoOffReason != nil && !policy.isResuming
-            let short = paused || skipLoss ? false : goodput.flatMap { goodput in demand.map { goodput < Self.shortfall * $0 } } ?? false
+            let paused = policy.isVideoOff && !policy.isResuming
+            let short = paused || skipLoss ? false : goodput.flatMap { goodput in healthy.map { goodput < Self.shortfall * $0 } } ?? false
+            if let goodput, let forwardedSubstream, !paused, !skipLoss, !short, (loss ?? 0) < Self.overloadLoss {
+                healthyRates[forwardedSubstream] = healthyRates[forwardedSubstream].map { 0.7 * $0 + 0.3 * goodput } ?? goodput
+            }
             let estimate = (loss ?? 0) >= Self.overloadLoss || short ? goodput : nil
             actions += policy.receive(.interval(condition: link.transport.networkCondition, estimate: estimate, layers: layers,
                                                 publisherAllowsFallback: fresh?.audioFallbackEnabled ?? true,
-                                                framesDecoded: (video?.decodedFrameRate ?? 0) > 0), now: now)
+                                                // The interval after a resume confirms nothing.
+                                                framesDecoded: (video?.decodedFrameRate ?? 0) > 0 && !skipLoss), now: now)
         }
         if actions.contains(where: { if case .resumeVideo = $0 { true } else { false } }) { skipLossOnce = true }
         // Who lowered the layer: the policy (a configure: the downlink), or the router's own
