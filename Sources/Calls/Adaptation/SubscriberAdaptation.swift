@@ -185,11 +185,10 @@ struct SubscriberAdaptation: Sendable {
     /// by the policy or the app (until `videoEnabled`), below the preferred layer whoever
     /// lowered it last, the publisher's when it sends fewer layers than it did and we get its
     /// top one.
-    private func receiveLimit(_ layers: [SimulcastLayer]?) -> SubscriberReceiveLimit {
+    private func receiveLimit(_ layers: [SimulcastLayer]) -> SubscriberReceiveLimit {
         if let reason = policy.videoOffReason {
             return reason == .publisherPropertyChanged ? .none : .paused
         }
-        guard let layers else { return limit == .paused ? .none : limit }
         guard let target = policy.target, let top = layers.last else { return .none }
         let preferred = layers.last { layer in
             policy.preferences.resolution.map { layer.width <= $0.width && layer.height <= $0.height } ?? true
