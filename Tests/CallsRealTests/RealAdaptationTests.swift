@@ -169,7 +169,7 @@ struct RealAdaptationTests {
                      + String(format: "intervals with frames from 5 s on: %.0f %%; ", share * 100) + "events \(timeline); intervals without frames at \(stalls)")
             #expect(lower != nil, "a lower layer forwarded during the cap")
             let recovery = resumed.map { $0.timeIntervalSince(start) }
-            // The issue asks for 5 s: measured 3.75, 4.67, 4.69, 5.61 and 5.71 s (the layer switch
+            // The issue asks for 5 s: measured 3.75 and 5.61 s (earlier signals: 4.67, 4.69, 5.71 s; the layer switch
             // at 2.6-2.8 s, then 1-3 s until the new layer's key frame decodes through the full
             // queue). This bounds it at 7 s so CI is not red on the misses; the README says so.
             #expect(recovery.map { $0 <= 7 } == true, "frames decoded again within 7 s of the onset: \(String(describing: recovery))")
