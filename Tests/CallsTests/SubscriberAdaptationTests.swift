@@ -77,6 +77,20 @@ import Testing
         #expect(feed.interval(rate: 560_000) == [])                             // on h, no loss: stays (10 s hold)
     }
 
+    /// After a step down the queue still holds the old layer: two intervals of loss at a low
+    /// rate (200 kbps: nothing fits, q needs ≈ 233 kbps) are not judged; then two more are, and
+    /// the warning comes with the lowest layer.
+    @Test func twoIntervalsAfterAStepDownAreNotJudged() {
+        var feed = Feed()
+        _ = feed.interval(rate: 1_700_000)
+        _ = feed.interval(rate: 700_000, loss: 0.1)
+        #expect(feed.interval(rate: 700_000, loss: 0.1) == [Self.configure(1), .receiveLimit(.downlink)])
+        #expect(feed.interval(rate: 200_000, loss: 0.3) == [])
+        #expect(feed.interval(rate: 200_000, loss: 0.3) == [])
+        #expect(feed.interval(rate: 200_000, loss: 0.3) == [])
+        #expect(feed.interval(rate: 200_000, loss: 0.3) == [.event(.videoDisableWarning), Self.configure(0)])
+    }
+
     @Test func aLinkThatDeliversWellBelowWhatItDidIsFullBeforeAnyLoss() {
         var feed = Feed()
         _ = feed.interval(rate: 1_700_000)                                      // no rate yet

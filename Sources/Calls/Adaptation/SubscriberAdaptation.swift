@@ -40,6 +40,10 @@ struct SubscriberAdaptation: Sendable {
     private(set) var forwarded: (substream: Int?, temporal: Int?) = (nil, nil)
     private var announced: LayerPolicy.Target?
     private var skipLossOnce = false
+    /// Intervals left after a step down whose loss and rate are not judged.
+    private var settling = 0
+    /// How many intervals after a step down are not judged.
+    static let settleIntervals = 2
     /// What the link delivered per forwarded substream in healthy intervals (bps, smoothed).
     private var healthyRates: [Int: Double] = [:]
     /// Why the layer was last lowered (`.downlink` or `.publisher`).
@@ -79,8 +83,9 @@ struct SubscriberAdaptation: Sendable {
         var loss: Double?
         // The first interval after a resume counts the pause's sequence-number gap as lost
         // (measured: 19-20 % "loss" on an uncapped link): no loss from it.
-        let skipLoss = skipLossOnce
+        let skipLoss = skipLossOnce || settling > 0
         skipLossOnce = false
+        settling = max(0, settling - 1)
         if let video {
             if let last = lastVideo, video.videoPacketsLost >= last.lost, video.videoPacketsReceived >= last.received {
                 let lost = Double(video.videoPacketsLost - last.lost), received = Double(video.videoPacketsReceived - last.received)
@@ -125,6 +130,10 @@ struct SubscriberAdaptation: Sendable {
         if let before = targetBefore, let after = policy.target, after.substream < before.substream {
             let configured = actions.contains { if case .configure = $0 { true } else { false } }
             lowered = configured ? .downlink : .publisher
+            // A step down (not the warning's): the queue still holds the old layer and the new
+            // one waits for its key frame, so loss and a low rate say nothing for a while
+            // (measured: taken for "nothing fits" 3 s after a 400 kbit/s step-down).
+            if configured, !actions.contains(.videoDisableWarning) { settling = Self.settleIntervals }
         }
         var outputs = actions.flatMap(outputs(of:))
         let newLimit = receiveLimit(layers)
