@@ -101,6 +101,12 @@ bash Scripts/fuzz.sh 20
 # run in parallel, on the same namespace.
 CALLSCOPE_REAL=1 CALLSCOPE_REAL_NETNS=1 timeout 420 swift test -Xswiftc -warnings-as-errors --filter RealReconnectionTests
 CALLSCOPE_REAL=1 CALLSCOPE_REAL_NETNS=1 timeout 300 swift test -Xswiftc -warnings-as-errors --filter RealRelayTests
+# The layer policy on the same namespace (issue 11): Bob's downlink capped by tc tbf at 400 kbit/s
+# (a lower layer, frames again within 5 s) and 100 kbit/s (videoDisabled(qualityChanged) within 5 s,
+# audio kept, videoEnabled within 15 s of the removal), the same cap without audio fallback (warning,
+# lowest layer), the publisher's camera off/on, preferredResolution lowered and raised. Caps held
+# 22 s here (the issue's 60 s: CALLSCOPE_ADAPT_HOLD=60, by hand). Measured: 127 s for the five.
+CALLSCOPE_REAL=1 CALLSCOPE_REAL_NETNS=1 timeout 300 swift test -Xswiftc -warnings-as-errors --filter RealAdaptationTests
 # A real call through the rig, its peers `callscope call` processes of the debug build above (the
 # SDK path): the engine must see a publisher uplink cap (see Rig/README.md; measured 43 s).
 bash Rig/ci_smoke.sh

@@ -12,6 +12,7 @@ public final class FakeSignaling: Signaling, Sendable {
         var feeds: [RouterFeed]
         var participantID: FeedID
         var failures: [String: SignalingError] = [:]
+        var offerSDP: String?
     }
 
     /// The participant handle's id.
@@ -41,6 +42,10 @@ public final class FakeSignaling: Signaling, Sendable {
 
     /// Emits an event, as the router would.
     public func emit(_ event: SignalingEvent) { continuation.yield(event) }
+
+    /// Makes later subscriptions offer `sdp` (e.g. with a video section, for layer choice)
+    /// instead of `offer for FEED`.
+    public func setSubscriptionOffer(_ sdp: String?) { state.withLock { $0.offerSDP = sdp } }
 
     /// Makes the next call whose line starts with `prefix` (e.g. `"subscribe 7"`) throw `error`.
     public func failNext(_ prefix: String, with error: SignalingError) { state.withLock { $0.failures[prefix] = error } }
@@ -94,7 +99,8 @@ public final class FakeSignaling: Signaling, Sendable {
             state.nextHandle += 1
             return RouterHandleID("sub-\(state.nextHandle)")
         }
-        return SubscriptionOffer(handle: handle, offer: SessionDescription(kind: .offer, sdp: "offer for \(feed)"))
+        let sdp = state.withLock { $0.offerSDP } ?? "offer for \(feed)"
+        return SubscriptionOffer(handle: handle, offer: SessionDescription(kind: .offer, sdp: sdp))
     }
 
     /// Records `start HANDLE ANSWER`.
@@ -104,6 +110,16 @@ public final class FakeSignaling: Signaling, Sendable {
 
     /// Records `restartIce HANDLE`.
     public func restartIce(_ handle: RouterHandleID) async throws { try record("restartIce \(handle)") }
+
+    /// Records `configure HANDLE mid=M send=B substream=S temporal=T` (only the fields set), one
+    /// entry per stream, `;`-separated.
+    public func configure(_ handle: RouterHandleID, streams: [RouterStreamConfiguration]) async throws {
+        let entries = streams.map { stream in
+            (["mid=\(stream.mid)"] + [stream.send.map { "send=\($0)" }, stream.substream.map { "substream=\($0)" },
+                                      stream.temporal.map { "temporal=\($0)" }].compactMap { $0 }).joined(separator: " ")
+        }
+        try record("configure \(handle) " + entries.joined(separator: "; "))
+    }
 
     /// Records `trickle HANDLE CANDIDATE`.
     public func trickle(_ candidate: IceCandidate?, on handle: RouterHandleID) async throws {

@@ -152,6 +152,18 @@ public actor JanusSignaling: Signaling {
         }
     }
 
+    /// Subscriber `configure` with `streams` (pause/resume, substream, temporal per mid).
+    public func configure(_ handle: RouterHandleID, streams: [RouterStreamConfiguration]) async throws {
+        guard let subscription = subscriptions[handle] else { throw SignalingError("no subscription handle \(handle)") }
+        do {
+            try await subscription.configure(streams.map {
+                VideoRoomStreamConfiguration(mid: $0.mid, send: $0.send, substream: $0.substream, temporal: $0.temporal)
+            })
+        } catch {
+            throw SignalingError(error)
+        }
+    }
+
     /// Trickles on the participant or a subscription handle.
     public func trickle(_ candidate: IceCandidate?, on handle: RouterHandleID) async throws {
         let target = subscriptions[handle] ?? (participant.map { "\($0.id)" == handle.rawValue ? $0 : nil } ?? nil)
@@ -195,8 +207,9 @@ public actor JanusSignaling: Signaling {
         case .plugin(let data, let jsep):
             if participant {
                 for roomEvent in Self.roomEvents(data) { continuation.yield(roomEvent) }
-            } else if let jsep, jsep.kind == .offer {
-                continuation.yield(.offer(handle, jsep))
+            } else {
+                if let jsep, jsep.kind == .offer { continuation.yield(.offer(handle, jsep)) }
+                if let layer = Self.forwardedLayer(data, handle: handle) { continuation.yield(layer) }
             }
         case .webrtcUp:
             continuation.yield(.mediaUp(handle))
@@ -210,6 +223,19 @@ public actor JanusSignaling: Signaling {
         case .media, .slowLink, .detached, .other:
             break
         }
+    }
+
+    /// A simulcast switch on a subscription handle (`{"videoroom":"event","mid","substream"}` or
+    /// `"temporal"`), or `nil`.
+    static func forwardedLayer(_ data: StatsValue, handle: RouterHandleID) -> SignalingEvent? {
+        guard data["videoroom"]?.string == "event" else { return nil }
+        func layer(_ key: String) -> Int? {
+            guard let value = data[key]?.number, value == value.rounded(), (0...2).contains(value) else { return nil }
+            return Int(value)
+        }
+        let substream = layer("substream"), temporal = layer("temporal")
+        guard substream != nil || temporal != nil else { return nil }
+        return .forwardedLayerChanged(handle, mid: data["mid"]?.string, substream: substream, temporal: temporal)
     }
 
     /// The room events in one VideoRoom `event` on the participant handle.

@@ -17,6 +17,8 @@ struct CallCommand: Command {
                    [--format text|ndjson] [--display NAME] [--chromedriver PATH] [--chromium PATH]
                    [--stun HOST:PORT [--turn HOST:PORT --user U --password P]]
                    [--record FILE] [--width W --height H --fps N --bitrates q,h,f --camera-file FILE]
+                   [--preferred-resolution WxH] [--preferred-frame-rate F] [--no-audio-fallback]
+                   [--publisher-no-audio-fallback]
 
     Joins a Janus VideoRoom (default room 1234) as a live client, with a headless Chromium
     (started through chromedriver; Debian paths by default) as the media engine, and prints what
@@ -32,6 +34,12 @@ struct CallCommand: Command {
     message the SDK fed its stats monitors, the subscribers' stream bindings and the lifecycle
     events; `callscope replay FILE` gives the same stats callbacks.
     \(CallMediaOptions.help)
+    The subscribers' layer policy prints (and records) subscriber.layerChanged {substream,
+    temporal, limit}, subscriber.videoDisableWarning / videoDisableWarningLifted and
+    subscriber.videoDisabled / videoEnabled {reason}. --preferred-resolution and
+    --preferred-frame-rate set every subscriber's preferences, --no-audio-fallback its own
+    audio-fallback switch; --publisher-no-audio-fallback publishes with audioFallbackEnabled
+    false (subscribers then never switch its video off for quality).
     """
 
     enum Format: String { case text, ndjson }
@@ -48,6 +56,10 @@ struct CallCommand: Command {
     var discoverability: SessionDiscoverability?
     var record: String?
     var media = CallMediaOptions()
+    var preferredResolution: CallVideoDimensions?
+    var preferredFrameRate: Double?
+    var subscriberAudioFallback = true
+    var publisherAudioFallback = true
 
     init(arguments: [String]) throws {
         var remaining = arguments[...]
@@ -83,6 +95,17 @@ struct CallCommand: Command {
             case "--chromedriver": chromium.chromedriverPath = try value(argument)
             case "--chromium": chromium.chromiumPath = try value(argument)
             case "--record": record = try value(argument)
+            case "--preferred-resolution":
+                let parts = try value(argument).split(separator: "x")
+                guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else {
+                    throw UsageError("--preferred-resolution takes WIDTHxHEIGHT, e.g. 480x270")
+                }
+                preferredResolution = CallVideoDimensions(width: width, height: height)
+            case "--preferred-frame-rate":
+                guard let parsed = Double(try value(argument)), parsed > 0, parsed.isFinite else { throw UsageError("--preferred-frame-rate takes frames per second > 0") }
+                preferredFrameRate = parsed
+            case "--no-audio-fallback": subscriberAudioFallback = false
+            case "--publisher-no-audio-fallback": publisherAudioFallback = false
             default: throw UsageError("unknown option '\(argument)' for call")
             }
         }
@@ -115,11 +138,15 @@ struct CallCommand: Command {
         var followers: [Task<Void, Never>] = []
         let sessionEvents = session.events
         let subscribeMode = subscribe
+        let (resolution, frameRate, fallback) = (preferredResolution, preferredFrameRate, subscriberAudioFallback)
         followers.append(Task {
             for await event in sessionEvents {
                 out.session(event)
                 guard subscribeMode == .all, case .streamCreated(let stream) = event else { continue }
                 let subscriber = CallSubscriber(stream: stream)
+                subscriber.preferredResolution = resolution
+                subscriber.preferredFrameRate = frameRate
+                subscriber.audioFallbackEnabled = fallback
                 out.follow(subscriber)
                 do {
                     try await session.subscribe(subscriber)
@@ -131,7 +158,8 @@ struct CallCommand: Command {
         do {
             try await session.connect(display: display)
             if publish {
-                let publisher = CallPublisher(settings: CallPublisherSettings(name: display, media: media.localMedia, senderStatsTrack: true))
+                let publisher = CallPublisher(settings: CallPublisherSettings(name: display, media: media.localMedia, senderStatsTrack: true,
+                                                                              audioFallbackEnabled: publisherAudioFallback))
                 out.follow(publisher)
                 try await session.publish(publisher)
                 if let stream = publisher.stream { recorder?.noteStream(stream, own: true); out.line(callback: "publisher.streamCreated", peer: "publisher", stream: stream.streamId, data: CallEventPrinter.json(stream)) }

@@ -59,6 +59,8 @@ final class CallEventPrinter: Sendable {
                 case .didReconnect: self.line(callback: "subscriber.didReconnect", peer: "subscriber", stream: streamID, data: .object([]))
                 case .didFail(let error):
                     self.line(callback: "subscriber.didFail", peer: "subscriber", stream: streamID, data: .object([StatsField("error", .string(error.description))]))
+                case .videoDisableWarning, .videoDisableWarningLifted, .videoDisabled, .videoEnabled, .layerChanged:
+                    self.adaptationLine(event, subscriber: subscriber)
                 }
             }
         })

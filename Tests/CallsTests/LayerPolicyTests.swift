@@ -45,32 +45,56 @@ import Testing
             tick(33, .good, 3_000_000),
             tick(34, .good, 3_000_000, [.configure(target(2))]),   // 20 s after the step down
         ]),
-        ("below the lowest layer: lowest, a warning, then audio only; probed back, enabled on decoded frames", [
+        ("below the lowest layer: a warning with the lowest layer, then audio only; probed back, enabled on decoded frames", [
             tick(0, .excellent, 3_000_000, [.configure(target(2))]),
             tick(1, .critical, 150_000),
-            tick(2, .critical, 150_000, [.configure(target(0))]),
-            tick(3, .critical, 150_000, [.videoDisableWarning]),
-            tick(4, .critical, 150_000, [.pauseVideo, .videoDisabled(.qualityChanged)]),
-            tick(8, .good, 3_000_000),                                   // the 5 s backoff is not over
-            tick(9, .good, 3_000_000, [.resumeVideo(target(0))]),
-            tick(10, .good, 3_000_000, frames: false),                   // no frame decoded yet
-            tick(11, .good, 3_000_000, [.videoEnabled(.qualityChanged)]),
-            tick(21, .good, 3_000_000, [.configure(target(2))]),
+            // Nothing fits 150 kbps (q needs ≈ 233 kbps): warned at once, on the lowest layer.
+            tick(2, .critical, 150_000, [.videoDisableWarning, .configure(target(0))]),
+            tick(3, .critical, 150_000, [.pauseVideo, .videoDisabled(.qualityChanged)]),
+            tick(7, .good, 3_000_000),                                   // the 5 s backoff is not over
+            tick(8, .good, 3_000_000, [.resumeVideo(target(0))]),
+            tick(9, .good, 3_000_000, frames: false),                    // no frame decoded yet
+            tick(10, .good, 3_000_000),                                  // one healthy interval with frames
+            tick(11, .good, 3_000_000, [.videoEnabled(.qualityChanged)]), // the second
+            tick(21, .good, 3_000_000, [.configure(target(2))]),          // 10 s hold after the resume
         ]),
-        ("a failed probe pauses again and doubles the backoff", [
+        ("a failed probe pauses again and doubles the backoff (at most 8 s)", [
             tick(0, .critical, 150_000, [.configure(target(0))]),
             tick(1, .critical, 150_000, [.videoDisableWarning]),
             tick(2, .critical, 150_000, [.pauseVideo, .videoDisabled(.qualityChanged)]),
             tick(7, .good, 3_000_000, [.resumeVideo(target(0))]),
             tick(8, .critical, 150_000, [.pauseVideo]),
-            tick(17, .good, 3_000_000),                                  // 10 s now
-            tick(18, .good, 3_000_000, [.resumeVideo(target(0))]),
+            tick(15, .good, 3_000_000),                                  // 5 s doubled is 10, capped at 8
+            tick(16, .good, 3_000_000, [.resumeVideo(target(0))]),
         ]),
-        ("a publisher that does not allow audio fallback keeps the lowest layer", [
+        ("a publisher that does not allow audio fallback keeps the lowest layer, warned, until it fits", [
             tick(0, .critical, 150_000, fallback: false, [.configure(target(0))]),
-            tick(1, .critical, 150_000, fallback: false),
+            tick(1, .critical, 150_000, fallback: false, [.videoDisableWarning]),
             tick(2, .critical, 150_000, fallback: false),
             tick(3, .critical, 150_000, fallback: false),
+            tick(4, .good, 3_000_000, fallback: false, [.videoDisableWarningLifted]),   // the hold keeps it on q
+            tick(10, .good, 3_000_000, fallback: false, [.configure(target(2))]),
+        ]),
+        ("the subscriber's own switch off keeps the lowest layer too", [
+            Step(second: 0, input: .preferences(LayerPreferences(audioFallbackEnabled: false)), expected: []),
+            tick(0, .critical, 150_000, [.configure(target(0))]),
+            tick(1, .critical, 150_000, [.videoDisableWarning]),
+            tick(2, .critical, 150_000),
+            tick(3, .critical, 150_000),
+        ]),
+        ("a warning is lifted when the lowest layer fits again", [
+            tick(0, .critical, 150_000, [.configure(target(0))]),
+            tick(1, .critical, 150_000, [.videoDisableWarning]),
+            tick(2, .good, 300_000, [.videoDisableWarningLifted]),
+        ]),
+        ("the publisher turns its video off and on", [
+            tick(0, .excellent, 3_000_000, [.configure(target(2))]),
+            Step(second: 1, input: .publisherVideo(false), expected: [.videoDisabled(.publisherPropertyChanged)]),
+            Step(second: 1, input: .publisherVideo(false), expected: []),            // said again: nothing
+            tick(2, .excellent, 3_000_000),
+            Step(second: 3, input: .publisherVideo(true), expected: []),
+            tick(3, .excellent, 3_000_000),
+            tick(4, .excellent, 3_000_000, [.videoEnabled(.publisherPropertyChanged)]),
         ]),
         ("a layer the publisher stopped sending is not asked for again (the router fell back)", [
             tick(0, .excellent, 3_000_000, [.configure(target(2))]),
@@ -93,7 +117,8 @@ import Testing
             Step(second: 1, input: .preferences(LayerPreferences(subscribeToVideo: false)), expected: [.pauseVideo, .videoDisabled(.subscriberPropertyChanged)]),
             tick(2, .excellent, 3_000_000),
             Step(second: 3, input: .preferences(LayerPreferences()), expected: [.resumeVideo(target(2))]),
-            tick(4, .excellent, 3_000_000, [.videoEnabled(.subscriberPropertyChanged)]),
+            tick(4, .excellent, 3_000_000),
+            tick(5, .excellent, 3_000_000, [.videoEnabled(.subscriberPropertyChanged)]),
         ]),
     ]
 

@@ -85,6 +85,15 @@ import Testing
         #expect(run.output.isEmpty)
     }
 
+    @Test func callsLayerPreferencesAreCheckedBeforeJoining() throws {
+        let size = try callscope("call", "--janus", "http://127.0.0.1:9/janus", "--preferred-resolution", "480")
+        #expect(size.status == 2)
+        #expect(size.errors.contains("WIDTHxHEIGHT"))
+        let rate = try callscope("call", "--janus", "http://127.0.0.1:9/janus", "--preferred-frame-rate", "0")
+        #expect(rate.status == 2)
+        #expect(rate.errors.contains("--preferred-frame-rate"))
+    }
+
     @Test func aBadOptionValueNamesTheChoices() throws {
         let run = try callscope("replay", "--format=xml")
         #expect(run.status == 2)

@@ -18,13 +18,15 @@ import Testing
         #expect(decoder.accepted == 1)
     }
 
-    /// Version 2 adds each layer's rid and the publisher's audio-fallback switch; the largest
-    /// message (8 layers, every field, a 64-byte publisher id) still fits in 1 KiB.
+    /// Version 2 adds each layer's rid, the publisher's audio-fallback switch and whether its
+    /// camera is on; the largest message (8 layers, every field, a 64-byte publisher id) still
+    /// fits in 1 KiB.
     @Test func version2CarriesRidsAndTheAudioFallbackSwitch() {
         let layers = (0..<8).map { _ in SenderStatsMessage.Layer(width: 16384, height: 16384, bitrate: 99_999_999_999, rid: String(repeating: "r", count: 16)) }
         let full = SenderStatsMessage(sequence: 9_007_199_254_740_991, timestamp: 9_007_199_254_740_991, connectionMaxAllocatedBitrate: 99_999_999_999,
                                       connectionEstimatedBandwidth: 99_999_999_999, roundTripTime: 59_999, lossFraction: 0.9999, condition: .critical,
-                                      reason: .bandwidth, layers: layers, publisher: PublisherID(String(repeating: "p", count: 64)), audioFallbackEnabled: false)
+                                      reason: .bandwidth, layers: layers, publisher: PublisherID(String(repeating: "p", count: 64)), audioFallbackEnabled: false,
+                                      videoEnabled: false)
         let bytes = full.encoded()
         #expect(bytes.count <= SenderStatsMessage.maximumSize)
         #expect(String(decoding: bytes, as: UTF8.self).contains(#""v":3"#), "this build writes version 3")
@@ -33,6 +35,7 @@ import Testing
         #expect(decoded == full)
         #expect(decoded?.layers.first?.rid == String(repeating: "r", count: 16))
         #expect(decoded?.audioFallbackEnabled == false)
+        #expect(decoded?.videoEnabled == false)
     }
 
     @Test func theRigsJavaScriptMessageIsAccepted() {
@@ -51,6 +54,7 @@ import Testing
         (#"{"type":"callscope-sender-stats","v":4,"seq":1,"t":1,"connectionMaxAllocatedBitrate":1}"#, .unsupportedVersion),
         (#"{"type":"callscope-sender-stats","v":1.5,"seq":1,"t":1,"connectionMaxAllocatedBitrate":1}"#, .unsupportedVersion),
         (#"{"type":"callscope-sender-stats","v":2,"seq":1,"t":1,"connectionMaxAllocatedBitrate":1,"audioFallbackEnabled":"yes"}"#, .invalidValue),
+        (#"{"type":"callscope-sender-stats","v":2,"seq":1,"t":1,"connectionMaxAllocatedBitrate":1,"videoEnabled":1}"#, .invalidValue),
         (#"{"type":"callscope-sender-stats","v":2,"seq":1,"t":1,"connectionMaxAllocatedBitrate":1,"layers":[{"w":2,"h":2,"bps":3,"rid":"a-rid-far-too-long-for-a-layer"}]}"#, .invalidValue),
         (#"{"type":"callscope-sender-stats","v":2,"seq":1,"t":1,"connectionMaxAllocatedBitrate":1,"layers":[{"w":2,"h":2,"bps":3,"rid":7}]}"#, .invalidValue),
         (#"{"type":"other","v":1,"seq":1,"t":1,"connectionMaxAllocatedBitrate":1}"#, .unsupportedVersion),

@@ -22,16 +22,6 @@ struct LayerPreferences: Sendable, Hashable {
     var audioFallbackEnabled = true
 }
 
-/// Why a subscriber's video was switched off or on (seed 004's reasons).
-enum VideoChangeReason: String, Sendable, Hashable {
-    /// Audio fallback: the network cannot carry even the lowest layer.
-    case qualityChanged
-    /// The app set `subscribeToVideo`.
-    case subscriberPropertyChanged
-    /// The publisher stopped or started sending video.
-    case publisherPropertyChanged
-}
-
 /// Which layer a subscriber asks the router to forward, and when to fall back to audio, as a
 /// value: one input per stats interval (plus the router's and the app's changes), the actions
 /// out; the caller sends them to the router (`configure` with `substream` / `temporal` / `send`)
@@ -45,7 +35,10 @@ enum VideoChangeReason: String, Sendable, Hashable {
 /// publisher no longer sends is the router's own fallback: never asked for again until the
 /// publisher sends it. When even the lowest layer does not fit, or the downlink stays critical,
 /// and both sides allow it, the video is paused after one warning interval, then probed back
-/// with a growing backoff; `videoEnabled` comes only once frames are decoded again.
+/// with a growing backoff; `videoEnabled` comes only once frames are decoded again, on
+/// `confirmIntervals` healthy intervals in a row (so a probe into a cap that still holds does
+/// not flap enabled / disabled). When a side does not allow the fallback, the warning comes and
+/// stays while the lowest layer does not fit, and is lifted when it fits again.
 struct LayerPolicy: Sendable {
     struct Configuration: Sendable, Hashable {
         /// The share of the estimate the video plus audio may use.
@@ -64,7 +57,9 @@ struct LayerPolicy: Sendable {
         var temporalShares = [0.4, 0.6, 1.0]
         /// The first wait before probing video back after a fallback, and the longest.
         var initialProbeBackoff: Duration = .seconds(5)
-        var maximumProbeBackoff: Duration = .seconds(60)
+        var maximumProbeBackoff: Duration = .seconds(8)
+        /// Healthy intervals with decoded frames before a resumed video is announced enabled.
+        var confirmIntervals = 2
     }
 
     /// A spatial and a temporal layer.
@@ -80,6 +75,8 @@ struct LayerPolicy: Sendable {
         case interval(condition: NetworkCondition, estimate: Double?, layers: [SimulcastLayer], publisherAllowsFallback: Bool, framesDecoded: Bool)
         /// The app changed its preferences.
         case preferences(LayerPreferences)
+        /// The publisher stopped (`false`) or started (`true`) sending video.
+        case publisherVideo(Bool)
     }
 
     enum Action: Sendable, Hashable {
@@ -87,20 +84,22 @@ struct LayerPolicy: Sendable {
         case configure(Target)
         /// The video is about to be switched off (`subscriberVideoDisableWarning`).
         case videoDisableWarning
+        /// The warning is over without a pause (`subscriberVideoDisableWarningLifted`).
+        case videoDisableWarningLifted
         /// Stop the video m-line (`configure` with `send: false`).
         case pauseVideo
         /// Start it again on this layer (`send: true`: the router asks the publisher for a key frame).
         case resumeVideo(Target)
-        case videoDisabled(VideoChangeReason)
-        case videoEnabled(VideoChangeReason)
+        case videoDisabled(CallVideoChangeReason)
+        case videoEnabled(CallVideoChangeReason)
     }
 
     private enum Phase: Sendable, Hashable {
         case receiving
         case warned
-        case paused(VideoChangeReason, probeAt: Duration?)
+        case paused(CallVideoChangeReason, probeAt: Duration?)
         /// Resumed, waiting for decoded frames before saying `videoEnabled`.
-        case resuming(VideoChangeReason)
+        case resuming(CallVideoChangeReason)
     }
 
     let configuration: Configuration
@@ -115,6 +114,8 @@ struct LayerPolicy: Sendable {
     private var lastUpSwitch: Duration?
     private var hold: Duration
     private var probeBackoff: Duration
+    /// Healthy intervals with frames since the video was resumed.
+    private var confirmedIntervals = 0
 
     init(preferences: LayerPreferences = .init(), configuration: Configuration = .init()) {
         self.preferences = preferences
@@ -126,19 +127,56 @@ struct LayerPolicy: Sendable {
     /// The hold before the next step up (it grows when an up-switch failed).
     var currentHold: Duration { hold }
 
+    /// Whether the video is off now: paused by the policy or the app, or the publisher's is off
+    /// (until `videoEnabled`).
+    var isVideoOff: Bool {
+        switch phase {
+        case .paused, .resuming: true
+        case .receiving, .warned: false
+        }
+    }
+
+    /// Whether the video was resumed and `videoEnabled` is awaited.
+    var isResuming: Bool {
+        if case .resuming = phase { true } else { false }
+    }
+
+    /// Why the video is off, when it is.
+    var videoOffReason: CallVideoChangeReason? {
+        switch phase {
+        case .paused(let reason, _), .resuming(let reason): reason
+        case .receiving, .warned: nil
+        }
+    }
+
     mutating func receive(_ input: Input, now: Duration) -> [Action] {
         switch input {
         case .preferences(let new):
             let before = preferences
             preferences = new
             if before.subscribeToVideo, !new.subscribeToVideo { return pause(.subscriberPropertyChanged, now: now, probe: false) }
-            if !before.subscribeToVideo, new.subscribeToVideo, case .paused = phase {
+            if !before.subscribeToVideo, new.subscribeToVideo, case .paused(.subscriberPropertyChanged, _) = phase {
                 phase = .resuming(.subscriberPropertyChanged)
+                confirmedIntervals = 0
                 return [.resumeVideo(target ?? Target(substream: 0, temporal: temporalLayer))]
             }
             // A new preference takes effect at the next interval: no hold, no down-count.
             lastChange = nil
             lowerIntervals = configuration.downAfter - 1
+            return []
+        case .publisherVideo(let sending):
+            if !sending {
+                if case .paused = phase { return [] }           // already off: no second disable
+                if case .resuming(let reason) = phase, reason != .publisherPropertyChanged {
+                    phase = .paused(.publisherPropertyChanged, probeAt: nil)
+                    return []
+                }
+                phase = .paused(.publisherPropertyChanged, probeAt: nil)
+                return [.videoDisabled(.publisherPropertyChanged)]
+            }
+            guard case .paused(.publisherPropertyChanged, _) = phase else { return [] }
+            phase = .resuming(.publisherPropertyChanged)
+            confirmedIntervals = 0
             return []
         case .interval(let condition, let estimate, let layers, let publisherAllows, let framesDecoded):
             return interval(condition: condition, estimate: estimate, layers: layers, fallbackAllowed: publisherAllows && preferences.audioFallbackEnabled,
@@ -154,39 +192,66 @@ struct LayerPolicy: Sendable {
         guard let lowest = sent.first else { return [] }
         let temporal = temporalLayer
         let fitting = fittingLayer(sent, estimate: estimate, temporal: temporal)
-        // No video at all fits: the estimate is below the lowest layer, or the downlink is critical.
-        let bad = condition == .critical || (estimate != nil && fitting == nil)
+        // No layer fits the measured estimate (the link is full and even the lowest does not fit).
+        let nothingFits = estimate != nil && fitting == nil
+        // No video at all fits: that, or the downlink is critical.
+        let bad = condition == .critical || nothingFits
 
         switch phase {
         case .paused(let reason, let probeAt):
-            guard reason == .qualityChanged, let probeAt, now >= probeAt, !bad else { return [] }
+            // While paused (and probing) only the measured estimate counts: the monitor's
+            // condition then describes a video that is not there.
+            guard reason == .qualityChanged, let probeAt, now >= probeAt, !nothingFits else { return [] }
             let resumed = Target(substream: lowest.substream, temporal: temporal)
             target = resumed
             phase = .resuming(.qualityChanged)
+            confirmedIntervals = 0
             return [.resumeVideo(resumed)]
         case .resuming(let reason):
-            if reason == .qualityChanged, bad {
+            if reason == .qualityChanged, nothingFits {
                 probeBackoff = min(probeBackoff * 2, configuration.maximumProbeBackoff)
                 return pause(.qualityChanged, now: now, probe: true, announce: false)
             }
-            guard framesDecoded else { return [] }
+            confirmedIntervals = framesDecoded && !nothingFits ? confirmedIntervals + 1 : 0
+            guard confirmedIntervals >= configuration.confirmIntervals else { return [] }
             phase = .receiving
             lastChange = now
+            if reason == .qualityChanged { probeBackoff = configuration.initialProbeBackoff }
             return [.videoEnabled(reason)]
         case .warned:
             if bad, fallbackAllowed { return pause(.qualityChanged, now: now, probe: true) }
-            phase = .receiving
+            if !bad {
+                phase = .receiving
+                badIntervals = 0
+                return [.videoDisableWarningLifted] + layerChoice(sent, fitting: fitting, estimate: estimate, condition: condition, temporal: temporal, now: now)
+            }
         case .receiving:
             break
         }
 
         // Audio fallback: even the lowest layer does not fit, or the downlink stays critical,
-        // for `downAfter` intervals while already on the lowest layer.
+        // for `downAfter` intervals while already on the lowest layer. Warned first; without
+        // the fallback allowed the warning stays (and the lowest layer keeps coming).
+        // When nothing fits the measured estimate the warning comes without first waiting on the
+        // lowest layer (which is asked for in the same interval).
         badIntervals = bad ? badIntervals + 1 : 0
-        if bad, fallbackAllowed, badIntervals >= configuration.downAfter, target.map({ $0.substream == lowest.substream }) ?? true {
+        let onLowest = target.map { $0.substream == lowest.substream } ?? true
+        if case .receiving = phase, bad, badIntervals >= configuration.downAfter, onLowest || nothingFits {
             phase = .warned
-            return [.videoDisableWarning]
+            var actions = [Action.videoDisableWarning]
+            if !onLowest {
+                let lowestTarget = Target(substream: lowest.substream, temporal: temporal)
+                actions += change(to: lowestTarget, now: now)
+            }
+            return actions
         }
+        return layerChoice(sent, fitting: fitting, estimate: estimate, condition: condition, temporal: temporal, now: now)
+    }
+
+    /// The layer change (if any) for this interval.
+    private mutating func layerChoice(_ sent: [SimulcastLayer], fitting: SimulcastLayer?, estimate: Double?, condition: NetworkCondition,
+                                      temporal: Int, now: Duration) -> [Action] {
+        let lowest = sent[0]
 
         // A layer the publisher stopped sending is the router's fallback: follow, never re-ask.
         if let current = target, !sent.contains(where: { $0.substream == current.substream }) {
@@ -221,7 +286,7 @@ struct LayerPolicy: Sendable {
         return [.configure(new)]
     }
 
-    private mutating func pause(_ reason: VideoChangeReason, now: Duration, probe: Bool, announce: Bool = true) -> [Action] {
+    private mutating func pause(_ reason: CallVideoChangeReason, now: Duration, probe: Bool, announce: Bool = true) -> [Action] {
         phase = .paused(reason, probeAt: probe ? now + probeBackoff : nil)
         badIntervals = 0
         return announce ? [.pauseVideo, .videoDisabled(reason)] : [.pauseVideo]

@@ -10,10 +10,15 @@ public struct CallPublisherSettings: Hashable, Sendable {
     public var media: LocalMediaSettings
     /// Send sender-side stats to subscribers over a data channel (observability spec).
     public var senderStatsTrack: Bool
+    /// Subscribers may switch this publisher's video off and keep its audio when their network
+    /// cannot carry even the lowest layer (default `true`; carried to them in the sender stats,
+    /// so it needs ``senderStatsTrack``).
+    public var audioFallbackEnabled: Bool
 
     /// Creates settings.
     public init(name: String? = nil, videoType: CallStreamVideoType = .camera, media: LocalMediaSettings = .init(),
-                senderStatsTrack: Bool = false) {
+                senderStatsTrack: Bool = false, audioFallbackEnabled: Bool = true) {
+        self.audioFallbackEnabled = audioFallbackEnabled
         self.name = name
         self.videoType = videoType
         self.media = media
@@ -35,11 +40,13 @@ public final class CallPublisher: Sendable {
     private let published = Locked<CallStream?>(nil)
     private let fanOut = EventFanOut<CallPublisherEvent>()
     private let storedDelegate: Locked<WeakPublisherDelegate>
+    private let videoSwitch = Locked(true)
 
     /// Creates a publisher.
     public init(settings: CallPublisherSettings = .init(), delegate: (any CallPublisherDelegate)? = nil) {
         self.settings = settings
-        statsMonitor = PublisherStatsMonitor(settings: PublisherSettings(senderStatsTrack: settings.senderStatsTrack))
+        statsMonitor = PublisherStatsMonitor(settings: PublisherSettings(senderStatsTrack: settings.senderStatsTrack,
+                                                                         audioFallbackEnabled: settings.audioFallbackEnabled))
         storedDelegate = Locked(WeakPublisherDelegate(delegate))
     }
 
@@ -60,6 +67,15 @@ public final class CallPublisher: Sendable {
 
     /// Our stream while published.
     public var stream: CallStream? { published.withLock { $0 } }
+
+    /// Whether the camera is sent (seed 004's `publishVideo`, default `true`): `false` disables
+    /// the video track (the router keeps the m-line; subscribers get
+    /// `videoDisabled(.publisherPropertyChanged)` from the sender stats), `true` enables it.
+    /// Applied within one stats interval.
+    public var publishVideo: Bool {
+        get { videoSwitch.withLock { $0 } }
+        set { videoSwitch.withLock { $0 = newValue } }
+    }
 
     func setStream(_ stream: CallStream?) { published.withLock { $0 = stream } }
 

@@ -9,6 +9,8 @@ struct PublishingState: Sendable {
     var machine: PublisherConnectionMachine
     /// Our own paths to the router, for the far leg of our sender-stats messages.
     var paths = CandidatePairPathTracker()
+    /// The video track's enabled state last set on the engine.
+    var videoEnabled = true
 }
 
 extension CallSession {

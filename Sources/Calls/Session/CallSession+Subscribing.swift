@@ -5,6 +5,8 @@ import Foundation
 struct SubscriptionState: Sendable {
     let subscriber: CallSubscriber
     var machine: SubscriberConnectionMachine
+    /// The layer policy and what feeds it.
+    var adaptation = SubscriberAdaptation()
 }
 
 extension CallSession {
@@ -55,6 +57,7 @@ extension CallSession {
         trickle.expect(pc)
         subscriptionsByPeer[pc] = key
         subscriptionsByHandle[offer.handle] = key
+        subscriptions[key]?.adaptation.restart(videoMid: SubscriberAdaptation.videoMid(in: offer.offer))
         await feed(key, .peerConnectionStarted(pc, offer.handle))
         try await answer(offer.offer, key: key, pc: pc, handle: offer.handle)
     }
@@ -63,6 +66,7 @@ extension CallSession {
     /// Janus relays data only to a subscriber that opened one) and sends the held candidates.
     private func answer(_ offer: SessionDescription, key: ObjectIdentifier, pc: PeerConnectionID, handle: RouterHandleID) async throws {
         guard isCurrent(key, pc) else { return }
+        if let mid = SubscriberAdaptation.videoMid(in: offer) { subscriptions[key]?.adaptation.videoMid = mid }
         try await engine.setRemoteDescription(offer, on: pc)
         if offer.sdp.contains("m=application"), !trickle.hasSeen(pc) {
             try await engine.openDataChannel(label: CallPublisher.senderStatsChannel + "-sub", on: pc)

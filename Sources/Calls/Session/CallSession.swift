@@ -186,6 +186,8 @@ public actor CallSession {
             if let key = subscriptionsByHandle[handle] { await subscriptionHungUp(key, handle: handle) }
         case .sessionLost(let reason):
             await rejoin(after: reason)
+        case .forwardedLayerChanged(let handle, _, let substream, let temporal):
+            if let key = subscriptionsByHandle[handle] { forwardedLayerChanged(key, substream: substream, temporal: temporal) }
         }
     }
 
@@ -206,6 +208,7 @@ public actor CallSession {
     // MARK: - Stats
 
     func sampleStats() async {
+        await applyPublishVideo()
         if let publishing {
             if let report = try? await engine.stats(of: publishing.peerConnection) {
                 let outgoing = SenderStatsOutbox()
@@ -219,7 +222,7 @@ public actor CallSession {
                     publishing.publisher.statsMonitor.senderStatsPaths = self.publishing?.paths.paths.senderStatsPaths
                 }
                 publishing.publisher.statsMonitor.ingest(report, peerConnection: publishing.peerConnection.rawValue)
-                if let message = outgoing.take() {
+                if let message = outgoing.take().map({ Self.stating(videoEnabled: publishing.videoEnabled, in: $0) }) {
                     try? await engine.sendData(String(decoding: message, as: UTF8.self), label: CallPublisher.senderStatsChannel,
                                                on: publishing.peerConnection)
                 }
@@ -232,10 +235,11 @@ public actor CallSession {
             guard let current = subscriptions[key], current.machine.peerConnection == pc else { continue }
             watchConnectionQuality(key, current.subscriber)
             statsRecorder?(.subscriberSample(stream: current.subscriber.stream, peerConnection: pc.rawValue, report: report))
-            current.subscriber.statsMonitor.ingest(report, peerConnection: pc.rawValue)
+            let callbacks = current.subscriber.statsMonitor.ingestReturningCallbacks(report, peerConnection: pc.rawValue)
             samplePaths(report, key: key, subscriber: current.subscriber, peerConnection: pc)
             decodedVideo(report, subscriber: current.subscriber)
             let pair = SelectedPairProgress(report)
+            await adapt(key, callbacks: callbacks, pairBytes: pair.bytesReceived, reportTime: report.timestamp ?? wallClock().timeIntervalSince1970 * 1000)
             await feed(key, .statsSample(pc, bytesReceived: pair.bytesReceived, responsesReceived: pair.responsesReceived))
         }
     }

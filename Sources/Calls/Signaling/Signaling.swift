@@ -29,6 +29,10 @@ public protocol Signaling: Sendable {
     func start(_ handle: RouterHandleID, answer: SessionDescription) async throws
     /// Asks for an ICE restart on a subscription handle; the new offer arrives on ``events``.
     func restartIce(_ handle: RouterHandleID) async throws
+    /// Sets what the router forwards on a subscription handle's media sections (Janus VideoRoom
+    /// `configure` with `streams`): pausing or resuming one, its simulcast substream and temporal
+    /// layer. The switch itself is reported later as ``SignalingEvent/forwardedLayerChanged(_:mid:substream:temporal:)``.
+    func configure(_ handle: RouterHandleID, streams: [RouterStreamConfiguration]) async throws
     /// Trickles a local candidate on a handle (`nil`: gathering complete).
     func trickle(_ candidate: IceCandidate?, on handle: RouterHandleID) async throws
     /// Closes a subscription handle (idempotent).
@@ -133,6 +137,10 @@ public enum SignalingEvent: Hashable, Sendable {
     case hangup(RouterHandleID, reason: String)
     /// The signaling session is gone (Janus HTTP 404 / 458): every handle is dead.
     case sessionLost(reason: String)
+    /// The router now forwards another simulcast substream or temporal layer on a subscription
+    /// handle's media section (Janus `{"videoroom":"event","mid","substream"|"temporal"}`); the
+    /// value that did not change is `nil`.
+    case forwardedLayerChanged(RouterHandleID, mid: String?, substream: Int?, temporal: Int?)
 }
 
 /// The router refused or could not be reached.

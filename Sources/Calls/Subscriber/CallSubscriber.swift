@@ -10,6 +10,17 @@ public enum CallSubscriberEvent: Hashable, Sendable {
     case didReconnect(CallStream)
     /// Something failed after `subscribe` returned (e.g. a renegotiation).
     case didFail(CallError)
+    /// The downlink cannot carry even the lowest layer: the video is about to be switched off
+    /// (seed 004's `subscriberVideoDisableWarning`).
+    case videoDisableWarning
+    /// The warning is over: the lowest layer fits again (`subscriberVideoDisableWarningLifted`).
+    case videoDisableWarningLifted
+    /// The video stopped (audio keeps coming), and why.
+    case videoDisabled(CallVideoChangeReason)
+    /// The video is back (frames decoded again), and why.
+    case videoEnabled(CallVideoChangeReason)
+    /// The router now forwards this simulcast substream (0 = lowest) and temporal layer.
+    case layerChanged(substream: Int, temporal: Int)
 }
 
 /// The subscriber delegate. Called in the order ``CallSubscriber/events`` yields.
@@ -22,6 +33,16 @@ public protocol CallSubscriberDelegate: AnyObject, Sendable {
     func subscriberDidReconnect(toStream subscriber: CallSubscriber)
     /// Something failed.
     func subscriber(_ subscriber: CallSubscriber, didFailWithError error: CallError)
+    /// The video is about to be switched off for quality.
+    func subscriberVideoDisableWarning(_ subscriber: CallSubscriber)
+    /// The warning is over without a switch-off.
+    func subscriberVideoDisableWarningLifted(_ subscriber: CallSubscriber)
+    /// The video stopped, and why.
+    func subscriberVideoDisabled(_ subscriber: CallSubscriber, reason: CallVideoChangeReason)
+    /// The video is back, and why.
+    func subscriberVideoEnabled(_ subscriber: CallSubscriber, reason: CallVideoChangeReason)
+    /// The router now forwards another layer.
+    func subscriber(_ subscriber: CallSubscriber, didChangeLayerToSubstream substream: Int, temporal: Int)
 }
 
 extension CallSubscriberDelegate {
@@ -33,6 +54,16 @@ extension CallSubscriberDelegate {
     public func subscriberDidReconnect(toStream subscriber: CallSubscriber) {}
     /// Default: nothing.
     public func subscriber(_ subscriber: CallSubscriber, didFailWithError error: CallError) {}
+    /// Default: nothing.
+    public func subscriberVideoDisableWarning(_ subscriber: CallSubscriber) {}
+    /// Default: nothing.
+    public func subscriberVideoDisableWarningLifted(_ subscriber: CallSubscriber) {}
+    /// Default: nothing.
+    public func subscriberVideoDisabled(_ subscriber: CallSubscriber, reason: CallVideoChangeReason) {}
+    /// Default: nothing.
+    public func subscriberVideoEnabled(_ subscriber: CallSubscriber, reason: CallVideoChangeReason) {}
+    /// Default: nothing.
+    public func subscriber(_ subscriber: CallSubscriber, didChangeLayerToSubstream substream: Int, temporal: Int) {}
 }
 
 /// Receives one ``CallStream`` (seed 004's `OTSubscriber(stream:delegate:)`); hand it to
@@ -46,6 +77,9 @@ public final class CallSubscriber: Sendable {
     public let statsMonitor: SubscriberStatsMonitor
     private let fanOut = EventFanOut<CallSubscriberEvent>()
     private let storedDelegate: Locked<WeakSubscriberDelegate>
+    /// The app's layer preferences (``preferredResolution`` ...), read by the session each interval.
+    let storedPreferences = Locked(LayerPreferences())
+    let storedReceiveLimit = Locked(SubscriberReceiveLimit.none)
 
     /// Creates a subscriber for `stream`.
     public init(stream: CallStream, delegate: (any CallSubscriberDelegate)? = nil) {
@@ -84,6 +118,11 @@ public final class CallSubscriber: Sendable {
                 case .didDisconnect: delegate.subscriberDidDisconnect(fromStream: self)
                 case .didReconnect: delegate.subscriberDidReconnect(toStream: self)
                 case .didFail(let error): delegate.subscriber(self, didFailWithError: error)
+                case .videoDisableWarning: delegate.subscriberVideoDisableWarning(self)
+                case .videoDisableWarningLifted: delegate.subscriberVideoDisableWarningLifted(self)
+                case .videoDisabled(let reason): delegate.subscriberVideoDisabled(self, reason: reason)
+                case .videoEnabled(let reason): delegate.subscriberVideoEnabled(self, reason: reason)
+                case .layerChanged(let substream, let temporal): delegate.subscriber(self, didChangeLayerToSubstream: substream, temporal: temporal)
                 }
             }
         }

@@ -38,8 +38,9 @@ final class MonitorCore<Delegate>: @unchecked Sendable {
 
     /// Runs `body` under the lock, told whether anyone listens (a delegate or a stream), then
     /// delivers the callbacks it returns, in order, through `dispatch` to the delegate and to
-    /// every stream, outside the lock.
-    func process(_ body: (inout CallStatsEngine, _ listening: Bool) -> [StatsCallback], dispatch: (Delegate, StatsCallback) -> Void) {
+    /// every stream, outside the lock; returns them.
+    @discardableResult
+    func process(_ body: (inout CallStatsEngine, _ listening: Bool) -> [StatsCallback], dispatch: (Delegate, StatsCallback) -> Void) -> [StatsCallback] {
         let streaming = fanOut.isListening
         let (callbacks, delegate) = lock.withLock { () -> ([StatsCallback], Delegate?) in
             (body(&engine, streaming || storedDelegate != nil), storedDelegate as? Delegate)
@@ -48,5 +49,6 @@ final class MonitorCore<Delegate>: @unchecked Sendable {
             for callback in callbacks { dispatch(delegate, callback) }
         }
         fanOut.yield(callbacks)
+        return callbacks
     }
 }

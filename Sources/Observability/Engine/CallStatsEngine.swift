@@ -62,6 +62,11 @@ public struct CallStatsEngine: Sendable {
         receiving.latestSenderStats(endpoint: endpoint, publisher: publisher)
     }
 
+    /// The latest sender-stats message `endpoint` accepted from `publisher`, with its arrival (ms).
+    func latestSenderStatsReceipt(endpoint: EndpointID, publisher: PublisherID) -> (message: SenderStatsMessage, receivedAt: Double)? {
+        receiving.latestSenderStatsReceipt(endpoint: endpoint, publisher: publisher)
+    }
+
     /// Sender-stats messages `endpoint` accepted and dropped, from `publisher` or (nil) from all.
     public func senderStatsCounts(endpoint: EndpointID, publisher: PublisherID? = nil) -> SenderStatsCounts {
         receiving.senderStatsCounts(endpoint: endpoint, publisher: publisher)

@@ -81,6 +81,11 @@ struct SubscriberSide: Sendable {
         inboxes[InboxKey(endpoint: endpoint, publisher: publisher)]?.received.latest?.message
     }
 
+    /// The latest message `endpoint` accepted from `publisher`, and when it arrived (ms).
+    func latestSenderStatsReceipt(endpoint: EndpointID, publisher: PublisherID) -> (message: SenderStatsMessage, receivedAt: Double)? {
+        inboxes[InboxKey(endpoint: endpoint, publisher: publisher)]?.received.latest
+    }
+
     /// Values out of their physical bounds, dropped so far.
     var droppedValues: DroppedValues {
         var total = DroppedValues()

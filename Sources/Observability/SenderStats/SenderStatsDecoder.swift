@@ -141,10 +141,15 @@ public struct SenderStatsDecoder: Sendable {
             }
             paths = found
         }
+        var videoEnabled: Bool?
+        if let field = value["videoEnabled"], field != .null {
+            guard case .bool(let enabled) = field else { return .failure(.invalidValue) }
+            videoEnabled = enabled
+        }
         return .success(SenderStatsMessage(
             sequence: Int(sequence), timestamp: timestamp, connectionMaxAllocatedBitrate: allocated,
             connectionEstimatedBandwidth: estimate, roundTripTime: roundTrip, lossFraction: loss,
             condition: condition, reason: reason, layers: layers, publisher: publisher, audioFallbackEnabled: audioFallbackEnabled,
-            paths: paths))
+            paths: paths, videoEnabled: videoEnabled))
     }
 }

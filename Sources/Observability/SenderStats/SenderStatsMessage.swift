@@ -8,7 +8,8 @@ import RTCStats
 /// {"type":"callscope-sender-stats","v":3,"seq":17,"t":1795983359122,
 ///  "connectionMaxAllocatedBitrate":2214000,"connectionEstimatedBandwidth":267203,
 ///  "rttMs":12,"lossFraction":0.02,"condition":"critical","reason":"bandwidth",
-///  "layers":[{"w":240,"h":135,"bps":150000,"rid":"q"}],"audioFallbackEnabled":true,"paths":["udpRelay"],"publisher":"feed-4711"}
+///  "layers":[{"w":240,"h":135,"bps":150000,"rid":"q"}],"audioFallbackEnabled":true,"videoEnabled":true,
+///  "paths":["udpRelay"],"publisher":"feed-4711"}
 /// ```
 /// Beyond the seeds' two bitrates it carries the publisher's uplink loss and RTT, so a subscriber
 /// can tell loss that arrived already lost, and (optionally) the publisher's own uplink condition
@@ -89,8 +90,13 @@ public struct SenderStatsMessage: Sendable, Hashable {
     /// (version 3; `nil` when the publisher did not say, empty when none of its pairs works).
     public var paths: [Path]?
 
+    /// Whether the publisher sends its camera now (`CallPublisher.publishVideo`; a disabled track
+    /// still sends black frames, so the bitrates cannot tell); `nil` when not said.
+    public var videoEnabled: Bool?
+
     /// Creates a message.
-    public init(sequence: Int, timestamp: Double, connectionMaxAllocatedBitrate: Double, connectionEstimatedBandwidth: Double?, roundTripTime: Double? = nil, lossFraction: Double? = nil, condition: NetworkCondition? = nil, reason: NetworkConditionReason? = nil, layers: [Layer] = [], publisher: PublisherID? = nil, audioFallbackEnabled: Bool? = nil, paths: [Path]? = nil) {
+    public init(sequence: Int, timestamp: Double, connectionMaxAllocatedBitrate: Double, connectionEstimatedBandwidth: Double?, roundTripTime: Double? = nil, lossFraction: Double? = nil, condition: NetworkCondition? = nil, reason: NetworkConditionReason? = nil, layers: [Layer] = [], publisher: PublisherID? = nil, audioFallbackEnabled: Bool? = nil, paths: [Path]? = nil, videoEnabled: Bool? = nil) {
+        self.videoEnabled = videoEnabled
         self.publisher = publisher
         self.paths = paths.map { given in Path.allCases.filter(given.contains) }
         self.audioFallbackEnabled = audioFallbackEnabled
@@ -131,6 +137,7 @@ public struct SenderStatsMessage: Sendable, Hashable {
         }
         if let audioFallbackEnabled { fields.append(StatsField("audioFallbackEnabled", .bool(audioFallbackEnabled))) }
         if let paths { fields.append(StatsField("paths", .array(Path.allCases.filter(paths.contains).map { .string($0.rawValue) }))) }
+        if let videoEnabled { fields.append(StatsField("videoEnabled", .bool(videoEnabled))) }
         if let publisher, (1...Self.maximumPublisherLength).contains(publisher.rawValue.utf8.count) {
             fields.append(StatsField("publisher", .string(publisher.rawValue)))
         }

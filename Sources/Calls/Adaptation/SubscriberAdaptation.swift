@@ -1,0 +1,216 @@
+import Observability
+import RTCStats
+
+/// One subscriber's layer choice between stats intervals: the ``LayerPolicy`` and what feeds
+/// it, as a value. Each interval it takes the subscriber monitor's callbacks (downlink
+/// condition, decoded frames, the video's packet counters), the connection's received bytes
+/// and the publisher's latest sender stats (its layers, whether it allows audio fallback,
+/// whether its camera is on); out come the router configurations, the subscriber's events and
+/// the receive limit for the monitor.
+///
+/// The estimate the policy is given is what the downlink carried in the interval (the selected
+/// pair's received bytes) while the video loses packets (≥ ``overloadLoss``) or arrives well
+/// below what the same layer brought while healthy (``shortfall``): then the link is full and
+/// that goodput is its capacity. Without loss it is `nil` (the received rate is only a
+/// lower bound: the link could carry more), and the policy steps up after its hold.
+struct SubscriberAdaptation: Sendable {
+    enum Output: Sendable, Hashable {
+        /// Send this to the router for the subscription's handle.
+        case configure(RouterStreamConfiguration)
+        /// Tell the subscriber.
+        case event(CallSubscriberEvent)
+        /// The monitor's receive limit changed.
+        case receiveLimit(SubscriberReceiveLimit)
+    }
+
+    /// The video loss fraction of one interval from which the downlink counts as full.
+    static let overloadLoss = 0.02
+    /// The share of what the link delivered on the forwarded layer while healthy below which
+    /// the received rate says the downlink is full.
+    static let shortfall = 0.8
+
+    private(set) var policy: LayerPolicy
+    /// The video media section's mid on the subscription (from the router's offer).
+    var videoMid: String?
+    private var lastPair: (bytes: Double, time: Double)?
+    private var lastVideo: (lost: UInt64, received: UInt64)?
+    private var mostLayers = 0
+    private var publisherVideo: Bool?
+    private(set) var limit = SubscriberReceiveLimit.none
+    private(set) var forwarded: (substream: Int?, temporal: Int?) = (nil, nil)
+    private var announced: LayerPolicy.Target?
+    private var skipLossOnce = false
+    /// Intervals left after a step down whose loss and rate are not judged.
+    private var settling = 0
+    /// How many intervals after a step down are not judged.
+    static let settleIntervals = 2
+    /// What the link delivered per forwarded substream in healthy intervals (bps, smoothed).
+    private var healthyRates: [Int: Double] = [:]
+    /// Why the layer was last lowered (`.downlink` or `.publisher`).
+    private var lowered = SubscriberReceiveLimit.downlink
+
+    init(preferences: LayerPreferences = .init(), configuration: LayerPolicy.Configuration = .init()) {
+        policy = LayerPolicy(preferences: preferences, configuration: configuration)
+    }
+
+    /// A new router handle (a replaced peer connection): it forwards its default layer again.
+    mutating func restart(videoMid: String?) {
+        self = SubscriberAdaptation(preferences: policy.preferences, configuration: policy.configuration)
+        self.videoMid = videoMid
+    }
+
+    /// One stats interval.
+    mutating func interval(callbacks: [StatsCallback], pairBytes: Double, reportTime: Double,
+                           senderStats: (message: SenderStatsMessage, receivedAt: Double)?, measuredDownlink: TransportStats? = nil,
+                           preferences: LayerPreferences, now: Duration) -> [Output] {
+        var actions: [LayerPolicy.Action] = []
+        if preferences != policy.preferences { actions += policy.receive(.preferences(preferences), now: now) }
+
+        var link: SubscriberMediaLinkStats?
+        var video: SubscriberVideoNetworkStats?
+        for callback in callbacks {
+            switch callback.event {
+            case .subscriberMediaLinkStatsUpdated(let stats): link = stats
+            case .subscriberVideoNetworkStatsUpdated(let stats): video = stats
+            default: break
+            }
+        }
+        let goodput = lastPair.flatMap { last -> Double? in
+            guard reportTime > last.time, pairBytes >= last.bytes else { return nil }
+            return (pairBytes - last.bytes) * 8 / ((reportTime - last.time) / 1000)
+        }
+        lastPair = (pairBytes, reportTime)
+        var loss: Double?
+        // The first interval after a resume counts the pause's sequence-number gap as lost
+        // (measured: 19-20 % "loss" on an uncapped link): no loss from it.
+        let skipLoss = skipLossOnce || settling > 0
+        skipLossOnce = false
+        settling = max(0, settling - 1)
+        if let video {
+            if let last = lastVideo, video.videoPacketsLost >= last.lost, video.videoPacketsReceived >= last.received {
+                let lost = Double(video.videoPacketsLost - last.lost), received = Double(video.videoPacketsReceived - last.received)
+                if lost + received > 0, !skipLoss { loss = lost / (lost + received) }
+            }
+            lastVideo = (video.videoPacketsLost, video.videoPacketsReceived)
+        }
+
+        // The latest message however old: under a downlink cap the data channel it comes on
+        // starves too, and the layers it last listed are still the best knowledge.
+        let fresh = senderStats?.message
+        if let sending = fresh?.videoEnabled, sending != publisherVideo {
+            if publisherVideo != nil || !sending { actions += policy.receive(.publisherVideo(sending), now: now) }
+            publisherVideo = sending
+        }
+        let layers = Self.layers(fresh)
+        mostLayers = max(mostLayers, layers.count)
+        let targetBefore = policy.target
+        if let link {
+            // Full: the video loses packets, or the link delivered clearly less than it did on
+            // this layer while healthy (received bytes against received bytes: the publisher's
+            // per-layer bitrates are too rough for this, see `layers`): seen an interval before
+            // the queue overflows.
+            let forwardedSubstream = forwarded.substream ?? policy.target?.substream
+            let healthy = forwardedSubstream.flatMap { healthyRates[$0] }
+            // (Not while the video is paused, nor in the first interval after a resume: then
+            // little is forwarded on purpose, or the key frame is awaited.)
+            let paused = policy.isVideoOff && !policy.isResuming
+            let short = paused || skipLoss ? false : goodput.flatMap { goodput in healthy.map { goodput < Self.shortfall * $0 } } ?? false
+            if let goodput, let forwardedSubstream, !paused, !skipLoss, !short, (loss ?? 0) < Self.overloadLoss {
+                healthyRates[forwardedSubstream] = healthyRates[forwardedSubstream].map { 0.7 * $0 + 0.3 * goodput } ?? goodput
+            }
+            let estimate = (loss ?? 0) >= Self.overloadLoss || short ? goodput : nil
+            // The downlink as measured, not as reported: under our own `.downlink` limit the
+            // monitor keeps reporting warning/bandwidth after the loss has gone (the attribution
+            // after a step-down), which would never let the policy step up again.
+            let condition = measuredDownlink?.networkCondition ?? link.transport.networkCondition
+            actions += policy.receive(.interval(condition: condition, estimate: estimate, layers: layers,
+                                                publisherAllowsFallback: fresh?.audioFallbackEnabled ?? true,
+                                                // The interval after a resume confirms nothing.
+                                                framesDecoded: (video?.decodedFrameRate ?? 0) > 0 && !skipLoss), now: now)
+        }
+        if actions.contains(where: { if case .resumeVideo = $0 { true } else { false } }) { skipLossOnce = true }
+        // Who lowered the layer: the policy (a configure: the downlink), or the router's own
+        // fallback the policy followed (no configure: the publisher stopped the layer).
+        if let before = targetBefore, let after = policy.target, after.substream < before.substream {
+            let configured = actions.contains { if case .configure = $0 { true } else { false } }
+            lowered = configured ? .downlink : .publisher
+            // A step down (not the warning's): the queue still holds the old layer and the new
+            // one waits for its key frame, so loss and a low rate say nothing for a while
+            // (measured: taken for "nothing fits" 3 s after a 400 kbit/s step-down).
+            if configured, !actions.contains(.videoDisableWarning) { settling = Self.settleIntervals }
+        }
+        var outputs = actions.flatMap(outputs(of:))
+        let newLimit = receiveLimit(layers)
+        if newLimit != limit {
+            limit = newLimit
+            outputs.append(.receiveLimit(newLimit))
+        }
+        return outputs
+    }
+
+    /// The router switched layer: the subscriber's `layerChanged`, once per change (a value the
+    /// router has not said yet is taken as the one asked for, else the router's default, 2).
+    mutating func forwardedLayerChanged(substream: Int?, temporal: Int?) -> [Output] {
+        forwarded = (substream ?? forwarded.substream, temporal ?? forwarded.temporal)
+        let shown = LayerPolicy.Target(substream: forwarded.substream ?? policy.target?.substream ?? 2,
+                                       temporal: forwarded.temporal ?? policy.target?.temporal ?? 2)
+        guard shown != announced else { return [] }
+        announced = shown
+        return [.event(.layerChanged(substream: shown.substream, temporal: shown.temporal))]
+    }
+
+    // MARK: -
+
+    /// The layers a message says are being sent (bitrate above 0), low to high by size; the
+    /// substream is the position (Janus numbers a publisher's layers the same way). A layer is
+    /// taken to cost no more than any bigger one: on the rig the 240x135 layer was reported at
+    /// 670-830 kbit/s in the first seconds of a call (its key frames), above the 960x540 one.
+    static func layers(_ message: SenderStatsMessage?) -> [SimulcastLayer] {
+        let sent = (message?.layers ?? []).filter { $0.bitrate > 0 }.sorted { $0.width * $0.height < $1.width * $1.height }
+        var layers = sent.enumerated().map { SimulcastLayer(substream: $0.offset, width: $0.element.width, height: $0.element.height, bitrate: $0.element.bitrate) }
+        var cheapestAbove = Double.infinity
+        for index in layers.indices.reversed() {
+            layers[index].bitrate = min(layers[index].bitrate, cheapestAbove)
+            cheapestAbove = layers[index].bitrate
+        }
+        return layers
+    }
+
+    private func outputs(of action: LayerPolicy.Action) -> [Output] {
+        switch action {
+        case .configure(let target):
+            guard let videoMid else { return [] }
+            return [.configure(RouterStreamConfiguration(mid: videoMid, substream: target.substream, temporal: target.temporal))]
+        case .pauseVideo:
+            guard let videoMid else { return [] }
+            return [.configure(RouterStreamConfiguration(mid: videoMid, send: false))]
+        case .resumeVideo(let target):
+            guard let videoMid else { return [] }
+            return [.configure(RouterStreamConfiguration(mid: videoMid, send: true, substream: target.substream, temporal: target.temporal))]
+        case .videoDisableWarning: return [.event(.videoDisableWarning)]
+        case .videoDisableWarningLifted: return [.event(.videoDisableWarningLifted)]
+        case .videoDisabled(let reason): return [.event(.videoDisabled(reason))]
+        case .videoEnabled(let reason): return [.event(.videoEnabled(reason))]
+        }
+    }
+
+    /// Why less video arrives than the preferences ask for: `.paused` while the video is off
+    /// by the policy or the app (until `videoEnabled`), below the preferred layer whoever
+    /// lowered it last, the publisher's when it sends fewer layers than it did and we get its
+    /// top one.
+    private func receiveLimit(_ layers: [SimulcastLayer]) -> SubscriberReceiveLimit {
+        if let reason = policy.videoOffReason {
+            return reason == .publisherPropertyChanged ? .none : .paused
+        }
+        guard let target = policy.target, let top = layers.last else { return .none }
+        let preferred = layers.last { layer in
+            policy.preferences.resolution.map { layer.width <= $0.width && layer.height <= $0.height } ?? true
+        }?.substream ?? 0
+        if target.substream < preferred { return lowered }
+        // The publisher sends fewer layers than it did, we get its top one, and the preference
+        // would take a bigger one.
+        let wantsMore = policy.preferences.resolution.map { top.width < $0.width || top.height < $0.height } ?? true
+        if layers.count < mostLayers, target.substream >= top.substream, wantsMore { return .publisher }
+        return .none
+    }
+}
