@@ -23,10 +23,14 @@ import Testing
         let pc = PeerConnectionID("pc-1")
         rig.engine.emit(.dataChannelMessage(pc, label: "7", text: Self.message(seq: 1, paths: #"["udpRelay","tcpRelay"]"#)))
         await eventually("remote paths") { await rig.session.participants.first?.remotePaths == [.udpRelay, .tcpRelay] }
-        let changed = rig.events.all.compactMap { event -> ConnectionPaths? in
-            if case .participantPathsChanged(let participant) = event { participant.remotePaths } else { nil }
+        // The events reach the collector after the session's state changed: wait for them too.
+        func changed() -> [ConnectionPaths] {
+            rig.events.all.compactMap { event -> ConnectionPaths? in
+                if case .participantPathsChanged(let participant) = event { participant.remotePaths } else { nil }
+            }
         }
-        #expect(changed == [[.udpRelay, .tcpRelay]])
+        await eventually("the paths event") { !changed().isEmpty }
+        #expect(changed() == [[.udpRelay, .tcpRelay]])
         #expect(await rig.session.participants.first?.paths == [], "our own leg is not theirs")
         // Hostile: an unknown name, a repeated one, a number, too many, not an array.
         let hostile = [#"["satellite"]"#, #"["udpDirect","udpDirect"]"#, "[1]", #"["udpDirect","udpRelay","tcpRelay","udpDirect"]"#, #""udpDirect""#]
@@ -69,6 +73,7 @@ import Testing
         await rig.clock.waitForSleepers(1)
         rig.clock.advance(by: .seconds(1))
         await eventually("expired") { await rig.session.participants.first?.remotePaths == nil }
+        await eventually("the expiry event") { remote().count >= 2 }
         #expect(remote() == [.udpDirect, nil])
         rig.engine.emit(.dataChannelMessage(pc, label: "7", text: Self.message(seq: 2, paths: #"["tcpRelay"]"#)))
         await eventually("back") { await rig.session.participants.first?.remotePaths == .tcpRelay }
