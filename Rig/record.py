@@ -771,7 +771,8 @@ class Rig:
         if self.sdk:
             try:
                 callscope = sdk_peers.find_callscope(REPO_DIR, a.callscope)
-                sdk_peers.check_options(callscope, [x for v in self.peer_args.values() for x in v])
+                sdk_peers.check_options(callscope, sdk_peers.RIG_CALL_OPTIONS +
+                                        [x for v in self.peer_args.values() for x in v])
             except sdk_peers.SDKPeerError as e:
                 raise RigError(str(e)) from None
         log("peers: " + (f"`callscope call` ({callscope})" if self.sdk else "Rig/web/call.js pages"))

@@ -19,6 +19,11 @@ import time
 UNTIL_STOPPED_S = 3600
 
 
+# The options `SDKPeer.argv` gives every peer (publishers also --width/--height/--fps/--bitrates).
+RIG_CALL_OPTIONS = ["--janus", "--room", "--display", "--format", "--duration", "--record", "--publish", "--subscribe",
+                    "--width", "--height", "--fps", "--bitrates"]
+
+
 class SDKPeerError(Exception):
     """A `callscope call` peer failed (exited early, wrote no recording, ...)."""
 
@@ -83,7 +88,7 @@ def check_options(binary: str, args: list[str]) -> None:
     missing = unknown_options(out.stdout + out.stderr, args)
     if missing:
         raise SDKPeerError(f"{binary} does not know {', '.join(missing)} (`callscope help call` does not "
-                           f"list it): the scenario needs a newer callscope")
+                           f"list it): the rig or the scenario needs a callscope that has it")
 
 
 class SDKPeer:
