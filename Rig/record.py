@@ -657,6 +657,7 @@ class Rig:
         self.peers: dict[str, Peer] = {}
         self.sdk_peers: dict[str, sdk_peers.SDKPeer] = {}
         self.sdk = False
+        self.peer_args: dict[str, list[str]] = {}   # the scenario's extra `callscope call` options per peer
         self.janus_version = "janus"
         self.samples: list[str] = []
         self.events_out: list[dict] = []
@@ -738,6 +739,9 @@ class Rig:
             raise RigError(f"bad subscriber_connections {sc.get('subscriber_connections')!r} "
                            f"(one of {', '.join(SUBSCRIBER_CONNECTIONS)})")
         names = labels.publisher_labels(n)
+        why = sdk_peers.scenario_args_error(sc, names)
+        if why:
+            raise RigError(f"bad scenario: {why}")
         for s in sc.get("steps", []):
             if s["side"] not in Impairments.SIDES:
                 raise RigError(f"bad side {s['side']}")
@@ -761,11 +765,14 @@ class Rig:
         a.width = a.width or scenario.get("width", 960)
         a.height = a.height or scenario.get("height", 540)
         a.bitrates = a.bitrates or scenario.get("bitrates", "150000,500000,1500000")
-        self.sdk = self.use_sdk_path(connections)
+        self.peer_args = {n: sdk_peers.peer_args(scenario, n) for n in publishers + ["subscriber"]}
+        self.sdk = self.use_sdk_path(connections, any(self.peer_args.values()))
         callscope = None
         if self.sdk:
             try:
                 callscope = sdk_peers.find_callscope(REPO_DIR, a.callscope)
+                sdk_peers.check_options(callscope, sdk_peers.RIG_CALL_OPTIONS +
+                                        [x for v in self.peer_args.values() for x in v])
             except sdk_peers.SDKPeerError as e:
                 raise RigError(str(e)) from None
         log("peers: " + (f"`callscope call` ({callscope})" if self.sdk else "Rig/web/call.js pages"))
@@ -802,13 +809,17 @@ class Rig:
             self.dump_internals(ipeer)
         self.write_output(scenario, self.header["t0"])
 
-    def use_sdk_path(self, connections: str) -> bool:
+    def use_sdk_path(self, connections: str, peer_args: bool = False) -> bool:
         """The SDK path (`callscope call` peers) unless a feature only the page path has is asked
-        for: --webrtc-internals, --frames, a multistream subscriber, or --peers page."""
+        for: --webrtc-internals, --frames, a multistream subscriber, or --peers page. A scenario
+        with `subscriber_args`/`publisher_args` (`peer_args`) needs the SDK path."""
         a = self.args
         page_only = [why for why, on in (("--webrtc-internals", a.webrtc_internals), ("--frames", a.frames),
                                          ("subscriber_connections multistream", connections == "multistream"))
                      if on]
+        if peer_args and (page_only or a.peers == "page"):
+            raise RigError("the scenario's subscriber_args/publisher_args are `callscope call` options: they need "
+                           f"the SDK path, not {', '.join(page_only) or '--peers page'}")
         if a.peers == "sdk" and page_only:
             raise RigError(f"--peers sdk: the SDK path has no {', '.join(page_only)} yet")
         if a.peers == "auto" and page_only:
@@ -963,7 +974,8 @@ class Rig:
         try:
             for name in publishers + ["subscriber"]:
                 peer = sdk_peers.SDKPeer(name, nets[name]["ns"] if use_netns else None, self.tmp)
-                peer.proc = self.spawn(f"callscope-{name}", peer.argv(callscope, janus_url, ROOM, name != "subscriber", media),
+                peer.proc = self.spawn(f"callscope-{name}", peer.argv(callscope, janus_url, ROOM, name != "subscriber", media,
+                                                                                    self.peer_args[name]),
                                        peer.out_path)
                 self.sdk_peers[name] = peer
                 if name != "subscriber":
@@ -1016,6 +1028,9 @@ class Rig:
                               "note": "reports, sender-stats, stream bindings and lifecycle events as each peer's "
                                       "`callscope call --record` wrote them; peers, connections and publisher ids "
                                       "relabelled (Rig/sdk_peers.py); samples before t0 (warm-up) left out"}
+        extra = {n: v for n, v in self.peer_args.items() if v}
+        if extra:
+            self.header["sdk"]["call_args"] = extra     # the scenario's subscriber_args/publisher_args
         rig_lines = [json.loads(x) for x in self.samples]
         merged = sorted(rig_lines + lines, key=lambda x: x["t"])
         self.samples = [json.dumps(x, separators=(",", ":")) for x in merged]

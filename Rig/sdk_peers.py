@@ -19,6 +19,11 @@ import time
 UNTIL_STOPPED_S = 3600
 
 
+# The options `SDKPeer.argv` gives every peer (publishers also --width/--height/--fps/--bitrates).
+RIG_CALL_OPTIONS = ["--janus", "--room", "--display", "--format", "--duration", "--record", "--publish", "--subscribe",
+                    "--width", "--height", "--fps", "--bitrates"]
+
+
 class SDKPeerError(Exception):
     """A `callscope call` peer failed (exited early, wrote no recording, ...)."""
 
@@ -34,6 +39,58 @@ def find_callscope(repo_dir: str, given: str | None) -> str:
     return path
 
 
+def scenario_args_error(scenario: dict, publishers: list[str]) -> str | None:
+    """Why the scenario's `subscriber_args` / `publisher_args` are malformed, else None.
+    `subscriber_args`: a list of strings; `publisher_args`: a list of strings (every publisher) or
+    an object from publisher label to such a list."""
+    def is_args(v) -> bool:
+        return isinstance(v, list) and all(isinstance(x, str) for x in v)
+    sub = scenario.get("subscriber_args", [])
+    if not is_args(sub):
+        return f"subscriber_args must be a list of strings, not {sub!r}"
+    pub = scenario.get("publisher_args", [])
+    if isinstance(pub, dict):
+        for name, v in pub.items():
+            if name not in publishers:
+                return f"publisher_args names {name!r}, not a publisher ({', '.join(publishers)})"
+            if not is_args(v):
+                return f"publisher_args[{name!r}] must be a list of strings, not {v!r}"
+    elif not is_args(pub):
+        return f"publisher_args must be a list of strings or an object per publisher, not {pub!r}"
+    return None
+
+
+def peer_args(scenario: dict, name: str) -> list[str]:
+    """The extra `callscope call` options the scenario gives peer `name` (`subscriber` or a
+    publisher's label); [] when it gives none."""
+    if name == "subscriber":
+        return list(scenario.get("subscriber_args", []))
+    pub = scenario.get("publisher_args", [])
+    return list(pub.get(name, [])) if isinstance(pub, dict) else list(pub)
+
+
+def unknown_options(help_text: str, args: list[str]) -> list[str]:
+    """The `--options` in `args` that `callscope help call` (`help_text`) does not mention: this
+    binary predates them (e.g. the layer policy's options before it is merged)."""
+    words = set(help_text.replace("[", " ").replace("]", " ").replace("=", " ").replace(",", " ").split())
+    return [x for x in args if x.startswith("--") and x not in words]
+
+
+def check_options(binary: str, args: list[str]) -> None:
+    """SDKPeerError naming the options of `args` this `callscope` binary does not know, before any
+    peer starts (a `callscope call` with an unknown option exits at once with a usage error)."""
+    if not any(x.startswith("--") for x in args):
+        return
+    try:
+        out = subprocess.run([binary, "help", "call"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise SDKPeerError(f"{binary} help call: {e}") from None
+    missing = unknown_options(out.stdout + out.stderr, args)
+    if missing:
+        raise SDKPeerError(f"{binary} does not know {', '.join(missing)} (`callscope help call` does not "
+                           f"list it): the rig or the scenario needs a callscope that has it")
+
+
 class SDKPeer:
     """One `callscope call` process for one rig peer (a publisher's label or `subscriber`)."""
 
@@ -45,10 +102,13 @@ class SDKPeer:
         self._offset = 0
         self._partial = b""
 
-    def argv(self, binary: str, janus_url: str, room: int, publish: bool, media: list[str]) -> list[str]:
+    def argv(self, binary: str, janus_url: str, room: int, publish: bool, media: list[str],
+             extra: list[str] = ()) -> list[str]:
+        """`extra`: the scenario's options for this peer (`peer_args`), after the rig's own."""
         call = [binary, "call", "--janus", janus_url, "--room", str(room), "--display", self.name,
                 "--format", "ndjson", "--duration", str(UNTIL_STOPPED_S), "--record", self.record_path]
         call += ["--publish", "--subscribe", "none"] + media if publish else ["--subscribe", "all"]
+        call += list(extra)
         return (["ip", "netns", "exec", self.netns] if self.netns else []) + call
 
     def new_lines(self) -> list[dict]:

@@ -127,5 +127,46 @@ class MergeTests(unittest.TestCase):
         self.assertEqual(self.sub.argv("/bin/callscope", "u", 1234, False, ["--width", "640"])[-2:], ["--subscribe", "all"])
 
 
+class ScenarioArgsTests(unittest.TestCase):
+    """The scenario's `subscriber_args` / `publisher_args` (Rig/README.md, "The SDK path")."""
+
+    PUBS = ["publisher-a", "publisher-b"]
+
+    def test_peer_args_per_peer(self):
+        sc = {"subscriber_args": ["--preferred-resolution", "480x270"], "publisher_args": ["--x"]}
+        self.assertEqual(sdk_peers.peer_args(sc, "subscriber"), ["--preferred-resolution", "480x270"])
+        self.assertEqual(sdk_peers.peer_args(sc, "publisher-b"), ["--x"])      # a list: every publisher
+        sc = {"publisher_args": {"publisher-b": ["--y"]}}
+        self.assertEqual(sdk_peers.peer_args(sc, "publisher-a"), [])
+        self.assertEqual(sdk_peers.peer_args(sc, "publisher-b"), ["--y"])
+        self.assertEqual(sdk_peers.peer_args(sc, "subscriber"), [])
+
+    def test_malformed_args_are_named(self):
+        err = lambda sc: sdk_peers.scenario_args_error(sc, self.PUBS)
+        self.assertIsNone(err({}))
+        self.assertIsNone(err({"subscriber_args": ["--a", "1"], "publisher_args": {"publisher-a": []}}))
+        self.assertIn("subscriber_args", err({"subscriber_args": "--no-audio-fallback"}))
+        self.assertIn("subscriber_args", err({"subscriber_args": ["--preferred-frame-rate", 15]}))
+        self.assertIn("'publisher-c'", err({"publisher_args": {"publisher-c": ["--a"]}}))
+        self.assertIn("publisher_args['publisher-a']", err({"publisher_args": {"publisher-a": "--a"}}))
+        self.assertIn("publisher_args", err({"publisher_args": 3}))
+
+    def test_argv_appends_the_scenario_args_last(self):
+        peer = sdk_peers.SDKPeer("subscriber", None, "/tmp")
+        argv = peer.argv("/bin/callscope", "u", 1234, False, [], ["--no-audio-fallback"])
+        self.assertEqual(argv[0], "/bin/callscope")                              # no namespace
+        self.assertEqual(argv[-3:], ["--subscribe", "all", "--no-audio-fallback"])
+
+    def test_unknown_options_against_the_help_text(self):
+        help_text = ("usage: callscope call --janus URL [--preferred-resolution WxH] [--no-audio-fallback]\n"
+                     "  --record PATH  write the recording\n")
+        args = ["--preferred-resolution", "480x270", "--no-audio-fallback", "--publisher-no-audio-fallback", "7"]
+        # Values (480x270, 7) are not options; only the option the help lacks is named.
+        self.assertEqual(sdk_peers.unknown_options(help_text, args), ["--publisher-no-audio-fallback"])
+        self.assertEqual(sdk_peers.unknown_options(help_text, ["--record", "x"]), [])
+        # A prefix of a known option is not that option.
+        self.assertEqual(sdk_peers.unknown_options(help_text, ["--no-audio"]), ["--no-audio"])
+
+
 if __name__ == "__main__":
     unittest.main()

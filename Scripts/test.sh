@@ -55,6 +55,8 @@ rm -f "$frames_out"
 # its labels are what its scenario gives (Rig/labels.py --check). ~5 s.
 # The rig's SDK path relabels its `callscope call` recordings into one (Rig/sdk_peers.py; < 1 s).
 python3 Rig/test_sdk_peers.py
+# Issue 11's "Done when" checker for the adapt-* recordings (Rig/check_adapt.py; < 1 s).
+python3 Rig/test_check_adapt.py
 for recording in Recordings/*.ndjson.gz; do
     python3 Rig/check_recording.py "$recording" >/dev/null || { echo "test.sh: $recording fails Rig/check_recording.py" >&2; exit 1; }
     if [ -f "${recording%.ndjson.gz}.labels.json" ]; then python3 Rig/labels.py --check "$recording"; fi
