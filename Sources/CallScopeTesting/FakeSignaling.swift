@@ -13,6 +13,8 @@ public final class FakeSignaling: Signaling, Sendable {
         var participantID: FeedID
         var failures: [String: SignalingError] = [:]
         var offerSDP: String?
+        var holding = false
+        var held: [CheckedContinuation<Void, Never>] = []
     }
 
     /// The participant handle's id.
@@ -49,6 +51,20 @@ public final class FakeSignaling: Signaling, Sendable {
 
     /// Makes the next call whose line starts with `prefix` (e.g. `"subscribe 7"`) throw `error`.
     public func failNext(_ prefix: String, with error: SignalingError) { state.withLock { $0.failures[prefix] = error } }
+
+    /// Makes later `configure` calls wait for their reply until ``releaseConfigureReplies()``
+    /// (a router whose replies are stuck behind a congested downlink).
+    public func holdConfigureReplies() { state.withLock { $0.holding = true } }
+
+    /// Lets every held `configure` return, and later ones return at once.
+    public func releaseConfigureReplies() {
+        let held = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.holding = false
+            defer { state.held = [] }
+            return state.held
+        }
+        for waiter in held { waiter.resume() }
+    }
 
     private func record(_ line: String) throws(SignalingError) {
         let failure = state.withLock { state -> SignalingError? in
@@ -119,6 +135,13 @@ public final class FakeSignaling: Signaling, Sendable {
                                       stream.temporal.map { "temporal=\($0)" }].compactMap { $0 }).joined(separator: " ")
         }
         try record("configure \(handle) " + entries.joined(separator: "; "))
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let wait = state.withLock { state -> Bool in
+                if state.holding { state.held.append(waiter) }
+                return state.holding
+            }
+            if !wait { waiter.resume() }
+        }
     }
 
     /// Records `trickle HANDLE CANDIDATE`.

@@ -47,4 +47,34 @@ import Testing
         #expect(events.all.filter { if case .layerChanged = $0 { true } else { false } } == [.layerChanged(substream: 2, temporal: 2)])
         await rig.session.disconnect()
     }
+
+    /// The router's reply to a `configure` can be stuck behind the very downlink cap the policy
+    /// reacts to (measured on the rig: ~44 s at 100 kbit/s): the stats samples, and with them
+    /// the policy, go on meanwhile, and the next `configure` goes out after the stuck one.
+    @Test func aConfigureWhoseReplyIsStuckDoesNotStopTheSamples() async throws {
+        let rig = CallSessionTests.Rig(configuration: CallSessionConfiguration(statsInterval: .seconds(1), subscriberHealthInterval: nil))
+        rig.signaling.setSubscriptionOffer(Self.offer)
+        rig.signaling.holdConfigureReplies()
+        try await rig.session.connect()
+        let subscriber = CallSubscriber(stream: try await rig.stream("7"))
+        try await rig.session.subscribe(subscriber)
+        let pc = PeerConnectionID("pc-1")
+        rig.engine.emit(.dataChannelMessage(pc, label: "callscope", text: Self.senderStats(1)))
+        await eventually("sender stats received") { subscriber.statsMonitor.latestSenderStats != nil }
+        func samples() -> Int { rig.engine.calls.filter { $0 == "stats pc-1" }.count }
+        rig.engine.setReport(SubscriberAdaptationTests.report(time: 1_800_000_001_000, pairBytes: 200_000, videoReceived: 100, videoLost: 0, framesDecoded: 15), for: pc)
+        await rig.clock.waitForSleepers(1)
+        rig.clock.advance(by: .seconds(1))
+        await eventually("configure sent, its reply held") { rig.signaling.calls.contains("configure sub-1 mid=1 substream=2 temporal=2") }
+        let before = samples()
+        subscriber.subscribeToVideo = false
+        rig.engine.setReport(SubscriberAdaptationTests.report(time: 1_800_000_002_000, pairBytes: 400_000, videoReceived: 200, videoLost: 0, framesDecoded: 30), for: pc)
+        await rig.clock.waitForSleepers(1)
+        rig.clock.advance(by: .seconds(1))
+        await eventually("the next sample taken while the reply is held") { samples() > before }
+        #expect(!rig.signaling.calls.contains("configure sub-1 mid=1 send=false"), "the next configure waits for the stuck one")
+        rig.signaling.releaseConfigureReplies()
+        await eventually("then sent") { rig.signaling.calls.contains("configure sub-1 mid=1 send=false") }
+        await rig.session.disconnect()
+    }
 }

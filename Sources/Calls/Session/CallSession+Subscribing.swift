@@ -7,6 +7,8 @@ struct SubscriptionState: Sendable {
     var machine: SubscriberConnectionMachine
     /// The layer policy and what feeds it.
     var adaptation = SubscriberAdaptation()
+    /// The last `configure` sent for the layer policy (the next one waits for it).
+    var configuring: Task<Void, Never>?
 }
 
 extension CallSession {
