@@ -50,8 +50,48 @@ struct RunningReport {
         /// The first field named `name`: `hint` first (deltas list fields in the entry's
         /// order), then the table. Only after ``prepareForChange()``.
         func position(of name: String, hint: Int) -> Int? {
-            if uniqueNames, hint < fields.count, fields[hint].name == name { return hint }
+            if uniqueNames {
+                // A delta lists only the changed fields: the next one is usually a few
+                // places on from the last.
+                var candidate = hint
+                let end = Swift.min(fields.count, hint + 8)
+                while candidate < end {
+                    if fields[candidate].name == name { return candidate }
+                    candidate += 1
+                }
+            }
             return positions[name]
+        }
+
+        /// Applies one delta's fields for this entry, in place.
+        mutating func apply(_ changes: ArraySlice<StatsDelta.Field>, lineTime: Double) {
+            if !indexed { prepareForChange() }
+            var fieldHint = 0
+            for field in changes {
+                switch field.known {
+                case .id?: continue
+                case .type?:
+                    if let type = field.value.string {
+                        self.type = StatsType(rawValue: type)
+                        restamped = true
+                    }
+                case .timestamp?:
+                    if let stamp = field.value.number {
+                        timestamp = stamp == 0 ? lineTime : stamp
+                        restamped = true
+                    }
+                default:
+                    built = nil
+                    if let position = position(of: field.name, hint: fieldHint) {
+                        fields[position].value = field.value
+                        fieldHint = position + 1
+                    } else {
+                        positions[field.name] = fields.count
+                        fields.append(StatsField(field.name, field.value))
+                        known.append(field.known)
+                    }
+                }
+            }
         }
 
         mutating func entry() -> StatsEntry {
@@ -80,7 +120,7 @@ struct RunningReport {
     /// The entry under `key`: `hint` first (a delta usually lists entries in the report's
     /// order), then the table.
     private func position(of key: String, hint: Int) -> Int? {
-        if hint < entries.count, entries[hint].key == key { return hint }
+        if hint < hints.keys.count, hints.keys[hint].key == key { return hint }
         return hints.positions[key]
     }
 
@@ -108,33 +148,7 @@ struct RunningReport {
             hint = index + 1
             // The first change rebuilds the entry from its fields; later ones re-stamp it
             // unless a field changed.
-            if !entries[index].indexed { entries[index].prepareForChange() }
-            var fieldHint = 0
-            for field in delta.fields[member.fields] {
-                switch field.known {
-                case .id?: continue
-                case .type?:
-                    if let type = field.value.string {
-                        entries[index].type = StatsType(rawValue: type)
-                        entries[index].restamped = true
-                    }
-                case .timestamp?:
-                    if let stamp = field.value.number {
-                        entries[index].timestamp = stamp == 0 ? lineTime : stamp
-                        entries[index].restamped = true
-                    }
-                default:
-                    entries[index].built = nil
-                    if let position = entries[index].position(of: field.name, hint: fieldHint) {
-                        entries[index].fields[position].value = field.value
-                        fieldHint = position + 1
-                    } else {
-                        entries[index].positions[field.name] = entries[index].fields.count
-                        entries[index].fields.append(StatsField(field.name, field.value))
-                        entries[index].known.append(field.known)
-                    }
-                }
-            }
+            entries[index].apply(delta.fields[member.fields], lineTime: lineTime)
         }
     }
 
