@@ -16,6 +16,8 @@ struct RunningReport {
         var known: [KnownField?] = []
         var positions: [String: Int] = [:]
         var indexed = false
+        /// Whether `known` was given with the fields (then only `positions` is left to build).
+        var knownGiven = false
         /// The entry as last built; `nil` after a field changed.
         var built: StatsEntry?
         /// Whether `type` or `timestamp` was set since `built` was made.
@@ -27,13 +29,17 @@ struct RunningReport {
         /// one `positions` would give).
         var uniqueNames = false
 
-        init(_ entry: StatsEntry, key: String) {
+        init(_ entry: StatsEntry, known: [KnownField?]?, key: String) {
             self.key = key
             id = entry.id
             type = entry.type
             timestamp = entry.timestamp
             fields = entry.fields
             built = entry
+            if let known, known.count == fields.count {
+                self.known = known
+                knownGiven = true
+            }
         }
 
         /// Builds `known` and `positions` if not yet, and forgets the built entry.
@@ -41,7 +47,7 @@ struct RunningReport {
             built = nil
             guard !indexed else { return }
             indexed = true
-            known = fields.map { KnownField(name: $0.name) }
+            if !knownGiven { known = fields.map { KnownField(name: $0.name) } }
             positions.reserveCapacity(fields.count)
             for (position, field) in fields.enumerated() where positions[field.name] == nil { positions[field.name] = position }
             uniqueNames = positions.count == fields.count
@@ -127,7 +133,7 @@ struct RunningReport {
     /// Merges one delta; when it throws (a new entry that cannot be read) nothing is changed:
     /// new entries are read before anything is written.
     mutating func merge(_ delta: StatsDelta, lineTime: Double) throws(StatsParseError) {
-        var created: [String: StatsEntry] = [:]
+        var created: [String: (entry: StatsEntry, known: [KnownField?]?)] = [:]
         var hint = 0
         for member in delta.members {
             if let index = position(of: member.key, hint: hint) {
@@ -135,14 +141,19 @@ struct RunningReport {
                 continue
             }
             guard created[member.key] == nil else { continue }
-            created[member.key] = try StatsEntry(fields: delta.statsFields(of: member), fallbackID: member.key, defaultTimestamp: lineTime)
+            if let made = StatsEntry.fromDelta(delta.fields[member.fields], fallbackID: member.key, defaultTimestamp: lineTime) {
+                created[member.key] = made
+            } else {
+                created[member.key] = (try StatsEntry(fields: delta.statsFields(of: member), fallbackID: member.key, defaultTimestamp: lineTime), nil)
+            }
         }
         hint = 0
         for member in delta.members {
             guard let index = position(of: member.key, hint: hint) else {
                 hints.positions[member.key] = entries.count
                 hints.keys.append(DeltaKeyHints.Key(member.key))
-                entries.append(RunningEntry(created[member.key]!, key: member.key))
+                let new = created[member.key]!
+                entries.append(RunningEntry(new.entry, known: new.known, key: member.key))
                 continue
             }
             hint = index + 1
@@ -162,5 +173,40 @@ struct RunningReport {
         let report = StatsReport(entries: result)
         index = report.entryIndex.hasDuplicates ? nil : (entries.count, report.entryIndex)
         return report
+    }
+}
+
+extension StatsEntry {
+    /// What `init(fields:fallbackID:defaultTimestamp:)` makes of a delta's fields, using the
+    /// ``KnownField`` the parser found for each (no name is looked up again), with the known
+    /// field of each of the entry's fields. `nil` when an `id`, `type` or `timestamp` of an
+    /// unexpected kind stays among the fields: that initializer then builds it.
+    static func fromDelta(_ fields: ArraySlice<StatsDelta.Field>, fallbackID: String, defaultTimestamp: Double) -> (entry: StatsEntry, known: [KnownField?])? {
+        var id = fallbackID
+        var type: String?
+        var timestamp: Double?
+        var rest: [StatsField] = []
+        var known: [KnownField?] = []
+        rest.reserveCapacity(fields.count)
+        known.reserveCapacity(fields.count)
+        for field in fields {
+            switch field.known {
+            case .id?:
+                guard let value = field.value.string else { return nil }
+                id = value
+            case .type?:
+                guard let value = field.value.string else { return nil }
+                type = value
+            case .timestamp?:
+                guard let value = field.value.number else { return nil }
+                timestamp = value
+            default:
+                rest.append(StatsField(field.name, field.value))
+                known.append(field.known)
+            }
+        }
+        if timestamp == nil || timestamp == 0 { timestamp = defaultTimestamp }
+        let resolvedType = type.map(StatsType.init(rawValue:)) ?? StatsType(inferredFromID: id) ?? StatsType(rawValue: "unknown")
+        return (StatsEntry(id: id, type: resolvedType, timestamp: timestamp ?? defaultTimestamp, fields: rest, known: known), known)
     }
 }
