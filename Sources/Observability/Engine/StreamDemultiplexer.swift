@@ -88,23 +88,33 @@ enum StreamDemultiplexer {
 
     private static func legacyGrouping(_ streams: [StatsEntry], inbound: [StatsEntry]) -> [(id: StreamID, entries: SubscriberStreamEntries)]? {
         guard !streams.isEmpty else { return nil }
+        // Runs on every report: tables sized from the start, and one look-up per receiver.
         var streamByTrack: [String: String] = [:]
+        streamByTrack.reserveCapacity(2 * streams.count)
         for stream in streams {
             guard let identifier = stream.value(.streamIdentifier)?.string, let tracks = stream.value(.trackIds)?.array else { continue }
             for track in tracks.compactMap(\.string) { streamByTrack[track] = identifier }
         }
         guard !streamByTrack.isEmpty else { return nil }
-        var order: [String] = []
-        var grouped: [String: SubscriberStreamEntries] = [:]
+        var result: [(id: StreamID, entries: SubscriberStreamEntries)] = []
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(inbound.count)
         for entry in inbound {
             guard let track = entry.trackID, let stream = streamByTrack[track] else { return nil }
-            if grouped[stream] == nil {
-                order.append(stream)
-                grouped[stream] = SubscriberStreamEntries(video: nil, audio: nil)
+            let position: Int
+            if let known = positions[stream] {
+                position = known
+            } else {
+                position = result.count
+                positions[stream] = position
+                result.append((StreamID(stream), SubscriberStreamEntries(video: nil, audio: nil)))
             }
-            if entry.mediaKind == .video, grouped[stream]?.video == nil { grouped[stream]?.video = entry }
-            if entry.mediaKind == .audio, grouped[stream]?.audio == nil { grouped[stream]?.audio = entry }
+            switch entry.mediaKind {
+            case .video? where result[position].entries.video == nil: result[position].entries.video = entry
+            case .audio? where result[position].entries.audio == nil: result[position].entries.audio = entry
+            default: break
+            }
         }
-        return order.compactMap { name in grouped[name].map { (StreamID(name), $0) } }
+        return result
     }
 }
