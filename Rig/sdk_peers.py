@@ -28,6 +28,12 @@ class SDKPeerError(Exception):
     """A `callscope call` peer failed (exited early, wrote no recording, ...)."""
 
 
+# The layer policy's events (`callscope call --record`): the replay applies their receive limit
+# to the stream they name, so that name follows the bindings' relabelling.
+POLICY_EVENTS = ("subscriber.layerChanged", "subscriber.videoDisabled", "subscriber.videoEnabled",
+                 "subscriber.videoDisableWarning", "subscriber.videoDisableWarningLifted")
+
+
 def find_callscope(repo_dir: str, given: str | None) -> str:
     """The `callscope` binary: `given`, else the release build in `repo_dir`; a clear error when
     it is missing."""
@@ -282,6 +288,12 @@ def merge(publishers: list[SDKPeer], subscriber: SDKPeer, t0: int) -> tuple[list
                 line["data"] = dict(data, publisher=names[data["publisher"]])
             if line.get("pc"):
                 line["pc"] = pc_label(line["pc"], None)
+        elif line.get("event") in POLICY_EVENTS:
+            # The replay applies these to the stream `data.stream` names: the relabelled one.
+            data = line.get("data")
+            if isinstance(data, dict):
+                line["data"] = {k: names.get(v, v) if k in ("stream", "publisher") and isinstance(v, str) else v
+                                for k, v in data.items()}
         elif "report" in line:
             if line["t"] < t0:
                 continue

@@ -90,6 +90,28 @@ class MergeTests(unittest.TestCase):
         self.assertEqual(facts["browser"], "Chromium 156.0.1")
         self.assertEqual(facts["janus_ids"], {"publisher-a": "111", "publisher-b": "222"})
 
+    def test_policy_events_name_the_relabelled_stream(self):
+        # The replay applies a policy event's limit to the stream its data names: the binding's
+        # (relabelled) name, not the Janus id; other lifecycle events keep their data.
+        self.write(self.sub, header([{"publisher": "111", "stream": "111", "name": "publisher", "own": False}]), [
+            {"t": T0, "peer": "subscriber", "pc": "pc-4", "event": "subscriber-streams",
+             "data": {"streams": [{"publisher": "111", "stream": "111"}]}},
+            {"t": T0 + 1, "peer": "subscriber", "event": "subscriber.layerChanged",
+             "data": {"substream": 1, "temporal": 2, "limit": "downlink", "stream": "111"}},
+            {"t": T0 + 2, "peer": "subscriber", "event": "subscriber.videoDisabled",
+             "data": {"reason": "qualityChanged", "stream": "111"}},
+            {"t": T0 + 3, "peer": "subscriber", "event": "subscriber.didConnect", "data": {"stream": "111"}},
+            {"t": T0 + 4, "peer": "subscriber", "event": "subscriber.videoEnabled",
+             "data": {"reason": "qualityChanged", "stream": "999"}},
+        ])
+        pub = sdk_peers.SDKPeer("publisher", "csrig-pub", self.dir.name)
+        self.write(pub, header([]), [])
+        lines, _ = sdk_peers.merge([pub], self.sub, T0)
+        named = [(l["event"], l["data"].get("stream")) for l in lines if l.get("event", "").startswith("subscriber.")]
+        self.assertEqual(named, [("subscriber.layerChanged", "publisher"), ("subscriber.videoDisabled", "publisher"),
+                                 ("subscriber.didConnect", "111"), ("subscriber.videoEnabled", "999")])
+        self.assertEqual(lines[1]["data"]["limit"], "downlink")
+
     def test_one_publisher_numbers_connections(self):
         self.write(self.sub, header([{"publisher": "111", "stream": "111", "name": "publisher", "own": False}]), [
             {"t": T0, "peer": "subscriber", "pc": "pc-4", "event": "subscriber-streams",

@@ -10,7 +10,8 @@ extension ReplayDriver {
 
     /// Applies one layer-policy event line to the engine, as the live SDK did when it made the
     /// decision: `subscriber.layerChanged` sets the stream's limit to its `limit`;
-    /// `subscriber.videoDisabled` sets `.paused` (a layer change meanwhile is remembered, the
+    /// `subscriber.videoDisabled` sets `.paused` for `qualityChanged`, `.videoOff` for the other
+    /// reasons (a layer change meanwhile is remembered, the
     /// video stays paused); `subscriber.videoEnabled` returns to the last layer limit (`.none`
     /// before any); `subscriber.videoDisableWarning` changes nothing. A line whose `limit` is
     /// missing or unknown leaves the limit as it was and is counted in
@@ -37,14 +38,18 @@ extension ReplayDriver {
         var unreadable = false
         switch event.name {
         case TimelineEventName.subscriberLayerChanged:
-            if let value = event.data["limit"]?.string, let layerLimit = SubscriberReceiveLimit(rawValue: value), layerLimit != .paused {
-                layerLimits[key] = layerLimit
-                if limit != .paused { limit = layerLimit }
+            if let value = event.data["limit"]?.string, let layerLimit = SubscriberReceiveLimit(rawValue: value) {
+                // A layer chosen while the video is off says so in its limit: it applies at
+                // `videoEnabled`, the video stays off meanwhile.
+                if layerLimit != .paused, layerLimit != .videoOff { layerLimits[key] = layerLimit }
+                if limit != .paused, limit != .videoOff { limit = layerLimit }
             } else {
                 unreadable = true
             }
         case TimelineEventName.subscriberVideoDisabled:
-            limit = .paused
+            // Audio fallback (`qualityChanged`) is our pause under a downlink that cannot carry
+            // the video; the other reasons switch it off by choice.
+            limit = event.data["reason"]?.string == "qualityChanged" ? .paused : .videoOff
         case TimelineEventName.subscriberVideoEnabled:
             limit = layerLimits[key] ?? .none
         default:

@@ -43,7 +43,7 @@ import Testing
         rig.clock.advance(by: .seconds(1))
         await eventually("paused") { rig.signaling.calls.contains("configure sub-1 mid=1 send=false") }
         await eventually("videoDisabled") { events.all.contains(.videoDisabled(.subscriberPropertyChanged)) }
-        #expect(subscriber.receiveLimit == .paused)
+        #expect(subscriber.receiveLimit == .videoOff)
         #expect(events.all.filter { if case .layerChanged = $0 { true } else { false } } == [.layerChanged(substream: 2, temporal: 2)])
         await rig.session.disconnect()
     }

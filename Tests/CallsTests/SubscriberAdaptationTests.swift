@@ -140,14 +140,14 @@ import Testing
         #expect(feed.interval(rate: 1_700_000, videoEnabled: true) == [.event(.videoEnabled(.publisherPropertyChanged))])  // ... twice
     }
 
-    @Test func subscribeToVideoOffPausesTheMidAndSaysPaused() {
+    @Test func subscribeToVideoOffPausesTheMidAndSaysVideoOff() {
         var feed = Feed()
         _ = feed.interval(rate: 1_700_000)
         feed.preferences.subscribeToVideo = false
         #expect(feed.interval(rate: 1_700_000) == [.configure(RouterStreamConfiguration(mid: "1", send: false)),
-                                                   .event(.videoDisabled(.subscriberPropertyChanged)), .receiveLimit(.paused)])
+                                                   .event(.videoDisabled(.subscriberPropertyChanged)), .receiveLimit(.videoOff)])
         feed.preferences.subscribeToVideo = true
-        // Resumed: still paused for the monitor until frames are decoded on two intervals after the next.
+        // Resumed: still off for the monitor until frames are decoded on two intervals after the next.
         #expect(feed.interval(rate: 60_000, frames: 0) == [.configure(RouterStreamConfiguration(mid: "1", send: true, substream: 2, temporal: 2))])
         #expect(feed.interval(rate: 1_700_000) == [])                           // the interval after a resume confirms nothing
         #expect(feed.interval(rate: 1_700_000) == [])

@@ -217,17 +217,18 @@ import Testing
 
     // MARK: - Our pauses
 
-    /// Video paused by the SDK over intervals 6…13 (8 s, no video packets, no frames), audio
-    /// flowing, frame counters only. The downlink measures no loss (the audio's), so the
-    /// condition stays excellent with no event; no quality event fires for the missing video
-    /// and the source stays none; the 8 s gap counts as one pause (observability §3: audio
+    /// Video switched off on purpose (`.videoOff`: `subscribeToVideo = false`) over intervals
+    /// 6…13 (8 s, no video packets, no frames), audio flowing, frame counters only. The
+    /// downlink measures no loss (the audio's), so the condition stays excellent with no event;
+    /// no quality event fires for the missing video and the source stays none; the 8 s gap
+    /// counts as one pause (observability §3: audio
     /// fallback counts as a pause) of max(13 − 5, 14 − 5 − 30 × 1/30) s = 8000 ms (the frame
     /// counter's rule: from the last progress, report 5, to the last report without frames, or
     /// to the first with frames minus the new frames' time at 30 fps).
     /// Without the limit the same stall is a poor video without sender stats (source unknown)
     /// and fires `qualityChanged` when the 5 s pause begins and when it ends.
-    @Test func ourPauseIsNoFreezeNoQualityEventNoNetworkEvent() throws {
-        let intervals = Self.timeline(20, limits: [(6...13, .paused)], paused: 6...13)
+    @Test func videoSwitchedOffIsNoFreezeNoQualityEventNoNetworkEvent() throws {
+        let intervals = Self.timeline(20, limits: [(6...13, .videoOff)], paused: 6...13)
         let paused = Self.run(intervals, audio: true)
         #expect(Self.events(paused) == [4: "excellent/none"])
         #expect(paused.allSatisfy { $0.qualityEvents.isEmpty })
@@ -240,6 +241,20 @@ import Testing
         let free = Self.run(Self.timeline(20, paused: 6...13), audio: true)
         #expect(free[10].source == .unknown)
         #expect(free.flatMap(\.qualityEvents) == [.qualityChanged, .qualityChanged])
+    }
+
+    /// The same 8 s gap as audio fallback (`.paused` over reports 6…13): still no freeze and no
+    /// quality event, but the downlink is what cannot carry the video, so it is scored as under
+    /// `.downlink`: floored candidates from report 6, warning / bandwidth after 2 samples (at 7),
+    /// source local; the limit cleared from 14, excellent after 5 clean samples (at 18).
+    @Test func audioFallbackKeepsTheDownlinkTheCause() throws {
+        let paused = Self.run(Self.timeline(20, limits: [(6...13, .paused)], paused: 6...13), audio: true)
+        #expect(Self.events(paused) == [4: "excellent/none", 7: "warning/bandwidth", 18: "excellent/none"])
+        #expect(paused.allSatisfy { $0.qualityEvents.isEmpty })
+        for report in 7...17 { #expect(paused[report].source == .local, "report \(report)") }
+        let video = try #require(paused.last?.video)
+        #expect(video.pauseCount == 1)
+        #expect(video.freezeCount == 0)
     }
 
     /// W3C counters: a 3 s pause of ours (intervals 6…8) that the browser counts as a freeze

@@ -194,13 +194,18 @@ struct SubscriberAdaptation: Sendable {
         }
     }
 
-    /// Why less video arrives than the preferences ask for: `.paused` while the video is off
-    /// by the policy or the app (until `videoEnabled`), below the preferred layer whoever
+    /// Why less video arrives than the preferences ask for: `.paused` while the policy holds
+    /// the video off for quality, `.videoOff` while the app does (until `videoEnabled`), below the preferred layer whoever
     /// lowered it last, the publisher's when it sends fewer layers than it did and we get its
     /// top one.
     private func receiveLimit(_ layers: [SimulcastLayer]) -> SubscriberReceiveLimit {
         if let reason = policy.videoOffReason {
-            return reason == .publisherPropertyChanged ? .none : .paused
+            switch reason {
+            case .qualityChanged: return .paused
+            case .subscriberPropertyChanged: return .videoOff
+            // The publisher's camera off still sends (black) frames: nothing to hide.
+            case .publisherPropertyChanged: return .none
+            }
         }
         guard let target = policy.target, let top = layers.last else { return .none }
         let preferred = layers.last { layer in

@@ -16,7 +16,7 @@
 /// Two scorers judge each interval. `scorer` sees the samples as they are: what the counters
 /// say (the layer policy reads it, so that a limit it set never feeds back into its own
 /// decisions). `reported` (what the app sees) also knows the ``SubscriberReceiveLimit`` the
-/// policy set: under `.downlink` a sample is scored no better than `warning` / `bandwidth` (after a
+/// policy set: under `.downlink` and `.paused` (audio fallback) a sample is scored no better than `warning` / `bandwidth` (after a
 /// step-down the loss is gone but the downlink is still the limit), and from the first
 /// `.downlink` or `.paused` until the reported condition has recovered with no limit set (an
 /// impairment episode the policy manages by probing), `critical` needs `recoverAfter`
@@ -120,7 +120,8 @@ struct DownlinkConditionTracker: Sendable {
         }
         _ = scorer.receive(judged.sample)
         if limit == .downlink || limit == .paused { managedEpisode = true }
-        let floor = limit == .downlink ? ConditionLevel(condition: .warning, reason: .bandwidth) : nil
+        // Audio fallback is the deepest step-down: the downlink is still the limit.
+        let floor = limit == .downlink || limit == .paused ? ConditionLevel(condition: .warning, reason: .bandwidth) : nil
         let change = reported.receive(judged.sample, floor: floor, criticalAfter: managedEpisode ? scorer.thresholds.recoverAfter : nil)
         if limit == .none, !reported.condition.isDegraded { managedEpisode = false }
         return change.last.map(NetworkConditionChange.init)

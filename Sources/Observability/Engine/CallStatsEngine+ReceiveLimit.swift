@@ -6,8 +6,11 @@ extension CallStatsEngine {
     ///   the degradation source stays `local` after a step-down has removed the loss;
     /// - `.publisher`: the remote publisher's uplink is at least `warning` / `bandwidth` (source
     ///   `remote`), with or without sender stats;
-    /// - `.paused`: the missing video is not a freeze, not a quality event and not a sign of a
-    ///   poor network; the condition is what the downlink measures (audio goes on).
+    /// - `.paused` (audio fallback): the missing video is not a freeze, not a quality event and
+    ///   not a sign of a poor network; the condition is scored as under `.downlink` (the
+    ///   downlink is still what cannot carry the video);
+    /// - `.videoOff` (switched off by choice): the missing video is not a freeze; the condition
+    ///   is what the downlink measures.
     ///
     /// From a first `.downlink` or `.paused` until the condition has recovered with no limit set, a `critical` sample
     /// must repeat for as many intervals as a recovery takes before it is adopted, so that the

@@ -6,6 +6,11 @@ public enum SubscriberReceiveLimit: String, Sendable, Hashable {
     case downlink
     /// The publisher offers no more (its uplink dropped its top layers): remote / bandwidth.
     case publisher
-    /// The SDK paused the video for audio fallback: not a freeze, not a network event.
+    /// The SDK paused the video for audio fallback (its downlink cannot carry even the lowest
+    /// layer): not a freeze, and the degradation source stays local / bandwidth, as under
+    /// ``downlink``.
     case paused
+    /// The video is off by the app's or the publisher's choice (`subscribeToVideo = false`,
+    /// the publisher's camera off): not a freeze, and not the network's doing.
+    case videoOff
 }

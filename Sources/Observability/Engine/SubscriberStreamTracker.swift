@@ -114,7 +114,8 @@ struct SubscriberStreamTracker: Sendable {
 
         var remoteReading = remote.update(received: senderStats, at: time)
         applyPublisherLimit(limit, to: &remoteReading)
-        let paused = limit == .paused
+        // Our pause, or video switched off on purpose: the missing frames are no freeze.
+        let paused = limit == .paused || limit == .videoOff
         if paused { inOwnPause = true }
         var video: SubscriberVideoNetworkStats?
         if let entry = entries.video {
