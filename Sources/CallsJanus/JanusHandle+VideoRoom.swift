@@ -59,7 +59,7 @@ extension JanusHandle {
     /// Subscriber `configure`: layer choice and pausing per mid, and `restart: true` for an ICE
     /// restart (Janus then sends a new offer on ``events``, or with the reply).
     @discardableResult
-    public func configure(_ streams: [VideoRoomStreamConfiguration], restart: Bool = false) async throws(JanusError) -> JanusReply {
+    public func configure(_ streams: [RouterStreamConfiguration], restart: Bool = false) async throws(JanusError) -> JanusReply {
         var body: StatsValue = .object(["request": .string("configure")])
         if !streams.isEmpty { body = body.setting("streams", .array(streams.map(\.json))) }
         if restart { body = body.setting("restart", .bool(true)) }

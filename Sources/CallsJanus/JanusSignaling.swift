@@ -156,9 +156,7 @@ public actor JanusSignaling: Signaling {
     public func configure(_ handle: RouterHandleID, streams: [RouterStreamConfiguration]) async throws {
         guard let subscription = subscriptions[handle] else { throw SignalingError("no subscription handle \(handle)") }
         do {
-            try await subscription.configure(streams.map {
-                VideoRoomStreamConfiguration(mid: $0.mid, send: $0.send, substream: $0.substream, temporal: $0.temporal)
-            })
+            try await subscription.configure(streams)
         } catch {
             throw SignalingError(error)
         }

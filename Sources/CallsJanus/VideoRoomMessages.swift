@@ -1,3 +1,4 @@
+import Calls
 import RTCStats
 
 /// One media section a VideoRoom participant publishes.
@@ -91,25 +92,8 @@ public struct VideoRoomSubscription: Sendable, Hashable {
     }
 }
 
-/// A subscriber `configure` entry for one mid.
-public struct VideoRoomStreamConfiguration: Sendable, Hashable {
-    /// Our mid.
-    public var mid: String
-    /// Pause (`false`) or resume (`true`) forwarding.
-    public var send: Bool?
-    /// Simulcast substream 0–2.
-    public var substream: Int?
-    /// Temporal layer 0–2.
-    public var temporal: Int?
-
-    /// Creates a configuration.
-    public init(mid: String, send: Bool? = nil, substream: Int? = nil, temporal: Int? = nil) {
-        self.mid = mid
-        self.send = send
-        self.substream = substream
-        self.temporal = temporal
-    }
-
+extension RouterStreamConfiguration {
+    /// One entry of a subscriber `configure`'s `streams`.
     var json: StatsValue {
         var fields = [StatsField("mid", .string(mid))]
         if let send { fields.append(StatsField("send", .bool(send))) }
