@@ -136,3 +136,14 @@ final class TwoClientCall: Sendable {
         try? FileManager.default.removeItem(atPath: work)
     }
 }
+
+extension CallSubscriberEvent {
+    /// A connection lifecycle event (`didConnect`, `didDisconnect`, `didReconnect`, `didFail`),
+    /// not one of the layer policy's (`layerChanged`, `videoDisabled`, ...).
+    var isConnectionLifecycle: Bool {
+        switch self {
+        case .didConnect, .didDisconnect, .didReconnect, .didFail: true
+        default: false
+        }
+    }
+}
