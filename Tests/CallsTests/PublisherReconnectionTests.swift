@@ -196,8 +196,12 @@ import Testing
             seconds += 1
         }
         await eventually("streamDestroyed") { p.events.all.count == 3 }
-        #expect(seconds == 30, "the window is 30 s")
+        // The window is 30 s (pinned exactly in the machine's tables); this loop can see the
+        // asynchronously delivered event one tick late.
+        #expect((30...31).contains(seconds), "the window is 30 s")
         #expect(p.events.all.last == .streamDestroyed(stream, reason: .mediaLost))
+        // The event is delivered before the session tears the publication down: wait for that.
+        await eventually("unpublished") { p.rig.signaling.calls.last == "unpublish" && p.rig.engine.openPeerConnections.isEmpty }
         #expect(p.publisher.stream == nil && p.rig.engine.openPeerConnections.isEmpty)
         #expect(p.rig.signaling.calls.last == "unpublish")
         #expect(p.rig.signaling.calls.filter { $0.hasPrefix("restartPublisherIce") }.count == 5)
