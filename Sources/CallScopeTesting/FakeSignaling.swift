@@ -52,8 +52,9 @@ public final class FakeSignaling: Signaling, Sendable {
     /// Makes the next call whose line starts with `prefix` (e.g. `"subscribe 7"`) throw `error`.
     public func failNext(_ prefix: String, with error: SignalingError) { state.withLock { $0.failures[prefix] = error } }
 
-    /// Makes later `configure` calls wait for their reply until ``releaseConfigureReplies()``
-    /// (a router whose replies are stuck behind a congested downlink).
+    /// Makes later `configure` calls (and ``sendConfigure(_:streams:)``'s tasks) wait for their
+    /// reply until ``releaseConfigureReplies()`` (a router whose replies are stuck behind a
+    /// congested downlink).
     public func holdConfigureReplies() { state.withLock { $0.holding = true } }
 
     /// Lets every held `configure` return, and later ones return at once.
@@ -130,11 +131,20 @@ public final class FakeSignaling: Signaling, Sendable {
     /// Records `configure HANDLE mid=M send=B substream=S temporal=T` (only the fields set), one
     /// entry per stream, `;`-separated.
     public func configure(_ handle: RouterHandleID, streams: [RouterStreamConfiguration]) async throws {
+        try record(Self.configureLine(handle, streams))
+        await reply()
+    }
+
+    private static func configureLine(_ handle: RouterHandleID, _ streams: [RouterStreamConfiguration]) -> String {
         let entries = streams.map { stream in
             (["mid=\(stream.mid)"] + [stream.send.map { "send=\($0)" }, stream.substream.map { "substream=\($0)" },
                                       stream.temporal.map { "temporal=\($0)" }].compactMap { $0 }).joined(separator: " ")
         }
-        try record("configure \(handle) " + entries.joined(separator: "; "))
+        return "configure \(handle) " + entries.joined(separator: "; ")
+    }
+
+    /// Returns at once, or when replies are released while they are held.
+    private func reply() async {
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
             let wait = state.withLock { state -> Bool in
                 if state.holding { state.held.append(waiter) }
@@ -142,6 +152,13 @@ public final class FakeSignaling: Signaling, Sendable {
             }
             if !wait { waiter.resume() }
         }
+    }
+
+    /// Records `configure …` as ``configure(_:streams:)`` does, at once; the returned task waits
+    /// for the reply while replies are held.
+    public func sendConfigure(_ handle: RouterHandleID, streams: [RouterStreamConfiguration]) async throws -> Task<Void, any Error> {
+        try record(Self.configureLine(handle, streams))
+        return Task { await self.reply() }
     }
 
     /// Records `trickle HANDLE CANDIDATE`.

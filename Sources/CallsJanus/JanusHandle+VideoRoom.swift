@@ -60,10 +60,20 @@ extension JanusHandle {
     /// restart (Janus then sends a new offer on ``events``, or with the reply).
     @discardableResult
     public func configure(_ streams: [RouterStreamConfiguration], restart: Bool = false) async throws(JanusError) -> JanusReply {
+        try await message(Self.configureBody(streams, restart: restart))
+    }
+
+    /// Sends a subscriber `configure` and returns once Janus took it (its `ack`); the answer is
+    /// ``JanusSession/answer(to:timeout:)``'s.
+    func postConfigure(_ streams: [RouterStreamConfiguration]) async throws(JanusError) -> JanusPostedMessage {
+        try await session.post(handle: id, body: Self.configureBody(streams, restart: false), jsep: nil)
+    }
+
+    private static func configureBody(_ streams: [RouterStreamConfiguration], restart: Bool) -> StatsValue {
         var body: StatsValue = .object(["request": .string("configure")])
         if !streams.isEmpty { body = body.setting("streams", .array(streams.map(\.json))) }
         if restart { body = body.setting("restart", .bool(true)) }
-        return try await message(body)
+        return body
     }
 
     /// The participants of `room` (id, display, whether publishing).

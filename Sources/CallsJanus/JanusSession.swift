@@ -83,6 +83,13 @@ public actor JanusSession {
     /// Sends a plugin message and returns the plugin's answer (`plugindata.data`) and its JSEP,
     /// whether it came synchronously or on the long poll. A plugin `error_code` throws.
     func message(handle: UInt64, body: StatsValue, jsep: SessionDescription?, timeout: Duration) async throws(JanusError) -> JanusReply {
+        try await answer(to: try await post(handle: handle, body: body, jsep: jsep), timeout: timeout)
+    }
+
+    /// Sends a plugin message and returns as soon as Janus took it: its synchronous reply, or
+    /// its `ack` (the answer then comes on the long poll). Janus hands a handle's messages to the
+    /// plugin in the order they arrive.
+    func post(handle: UInt64, body: StatsValue, jsep: SessionDescription?) async throws(JanusError) -> JanusPostedMessage {
         try checkAlive()
         let tx = transaction()
         var message: StatsValue = .object(["janus": .string("message"), "transaction": .string(tx), "body": body])
@@ -98,12 +105,18 @@ public actor JanusSession {
             unclaimed[tx] = nil
             throw error
         }
+        if reply["janus"]?.string == "ack" { return .acknowledged(transaction: tx) }
+        expected.remove(tx)
+        return .answered(reply)
+    }
+
+    /// The plugin's answer to a message ``post(handle:body:jsep:)`` sent: at once when it came
+    /// with the reply, else from the long poll within `timeout`. A plugin `error_code` throws.
+    func answer(to posted: JanusPostedMessage, timeout: Duration) async throws(JanusError) -> JanusReply {
         let answer: StatsValue
-        if reply["janus"]?.string == "ack" {
-            answer = try await awaitTransaction(tx, timeout: timeout)
-        } else {
-            expected.remove(tx)
-            answer = reply
+        switch posted {
+        case .answered(let reply): answer = reply
+        case .acknowledged(let tx): answer = try await awaitTransaction(tx, timeout: timeout)
         }
         let result = JanusReply(data: answer["plugindata"]?["data"] ?? .null,
                                 jsep: answer["jsep"].flatMap(SessionDescription.init(jsep:)))
@@ -288,4 +301,11 @@ public struct JanusReply: Sendable, Hashable {
     public var data: StatsValue
     /// The JSEP that came with it (e.g. the subscriber offer after `join`).
     public var jsep: SessionDescription?
+}
+
+/// A plugin message Janus took: answered with the reply, or acknowledged with the answer to
+/// come on the long poll.
+enum JanusPostedMessage: Sendable, Hashable {
+    case answered(StatsValue)
+    case acknowledged(transaction: String)
 }

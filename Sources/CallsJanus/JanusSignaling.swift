@@ -162,6 +162,26 @@ public actor JanusSignaling: Signaling {
         }
     }
 
+    /// Subscriber `configure`, returning once Janus took it (its `ack`, over HTTP the POST's own
+    /// reply); the task finishes with the answer from the long poll, which a congested downlink
+    /// can hold back for many seconds behind the other events.
+    public func sendConfigure(_ handle: RouterHandleID, streams: [RouterStreamConfiguration]) async throws -> Task<Void, any Error> {
+        guard let subscription = subscriptions[handle] else { throw SignalingError("no subscription handle \(handle)") }
+        let posted: JanusPostedMessage
+        do {
+            posted = try await subscription.postConfigure(streams)
+        } catch {
+            throw SignalingError(error)
+        }
+        return Task {
+            do {
+                _ = try await subscription.session.answer(to: posted, timeout: .seconds(20))
+            } catch {
+                throw SignalingError(error)
+            }
+        }
+    }
+
     /// Trickles on the participant or a subscription handle.
     public func trickle(_ candidate: IceCandidate?, on handle: RouterHandleID) async throws {
         let target = subscriptions[handle] ?? (participant.map { "\($0.id)" == handle.rawValue ? $0 : nil } ?? nil)

@@ -19,8 +19,9 @@ import Testing
     }
 
     static func tick(_ second: Int, _ condition: NetworkCondition, _ estimate: Double?, layers: [SimulcastLayer] = layers,
-                     fallback: Bool = true, frames: Bool = true, _ expected: [P.Action] = []) -> Step {
-        Step(second: second, input: .interval(condition: condition, estimate: estimate, layers: layers, publisherAllowsFallback: fallback, framesDecoded: frames), expected: expected)
+                     fallback: Bool = true, frames: Bool = true, audioLossy: Bool = false, _ expected: [P.Action] = []) -> Step {
+        Step(second: second, input: .interval(condition: condition, estimate: estimate, layers: layers, publisherAllowsFallback: fallback, framesDecoded: frames,
+                                              audioLossy: audioLossy), expected: expected)
     }
 
     static func target(_ substream: Int, _ temporal: Int = 2) -> P.Target { P.Target(substream: substream, temporal: temporal) }
@@ -34,16 +35,27 @@ import Testing
             tick(11, .good, 3_000_000),
             tick(12, .good, 3_000_000, [.configure(target(2))]),
         ]),
-        ("an up-switch that brings the trouble back goes down and doubles the hold", [
+        ("an up-switch that brings the trouble back goes down after one interval and doubles the hold", [
             tick(0, .excellent, 3_000_000, [.configure(target(2))]),
             tick(1, .warning, 1_000_000),
             tick(2, .warning, 1_000_000, [.configure(target(1))]),
             tick(12, .good, 3_000_000, [.configure(target(2))]),
-            tick(13, .warning, 1_000_000),
-            tick(14, .warning, 1_000_000, [.configure(target(1))]),
-            tick(24, .good, 3_000_000),
-            tick(33, .good, 3_000_000),
-            tick(34, .good, 3_000_000, [.configure(target(2))]),   // 20 s after the step down
+            tick(13, .warning, 1_000_000, [.configure(target(1))]),   // a failed probe: undone at once
+            tick(23, .good, 3_000_000),
+            tick(32, .good, 3_000_000),
+            tick(33, .good, 3_000_000, [.configure(target(2))]),   // 20 s after the step down
+            tick(34, .warning, 1_000_000, [.configure(target(1))]),
+            tick(73, .good, 3_000_000),
+            tick(74, .good, 3_000_000, [.configure(target(2))]),   // 40 s
+        ]),
+        ("a step down long after the up-switch waits for two bad intervals again", [
+            tick(0, .excellent, 3_000_000, [.configure(target(2))]),
+            tick(1, .warning, 1_000_000),
+            tick(2, .warning, 1_000_000, [.configure(target(1))]),
+            tick(12, .good, 3_000_000, [.configure(target(2))]),
+            tick(22, .warning, 1_000_000),                              // the hold (10 s) is over
+            tick(23, .warning, 1_000_000, [.configure(target(1))]),
+            tick(33, .good, 3_000_000, [.configure(target(2))]),        // the hold stayed 10 s
         ]),
         ("below the lowest layer: a warning with the lowest layer, then audio only; probed back, enabled on decoded frames", [
             tick(0, .excellent, 3_000_000, [.configure(target(2))]),
@@ -66,6 +78,18 @@ import Testing
             tick(8, .critical, 150_000, [.pauseVideo]),
             tick(15, .good, 3_000_000),                                  // 5 s doubled is 10, capped at 8
             tick(16, .good, 3_000_000, [.resumeVideo(target(0))]),
+        ]),
+        ("a probe that brings audio loss pauses again at once; audio loss from before the probe does not count", [
+            tick(0, .critical, 150_000, [.configure(target(0))]),
+            tick(1, .critical, 150_000, [.videoDisableWarning]),
+            tick(2, .critical, 150_000, [.pauseVideo, .videoDisabled(.qualityChanged)]),
+            tick(6, .good, nil),
+            tick(7, .good, nil, [.resumeVideo(target(0))]),
+            tick(8, .good, nil, frames: false, audioLossy: true, [.pauseVideo]),   // no estimate yet, but the audio suffers
+            tick(15, .good, nil, audioLossy: true),                                 // lossy while paused (a lossy link) ...
+            tick(16, .good, nil, audioLossy: true, [.resumeVideo(target(0))]),
+            tick(17, .good, nil, audioLossy: true),                                 // ... so the probe is not blamed
+            tick(18, .good, nil, audioLossy: true, [.videoEnabled(.qualityChanged)]),
         ]),
         ("a publisher that does not allow audio fallback keeps the lowest layer, warned, until it fits", [
             tick(0, .critical, 150_000, fallback: false, [.configure(target(0))]),

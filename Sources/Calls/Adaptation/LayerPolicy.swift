@@ -31,11 +31,14 @@ struct LayerPreferences: Sendable, Hashable {
 /// temporal layer that meets the preferred frame rate, whose bitrate plus audio fits the downlink
 /// estimate with a margin. Down after `downAfter` bad intervals in a row; up only after a hold
 /// since the last change, and an up-switch that brings the degradation back within the hold
-/// goes back down and doubles the hold (as congestion controllers back off). A layer the
+/// goes back down after one bad interval (a failed probe is undone at once) and doubles the
+/// hold (as congestion controllers back off). A layer the
 /// publisher no longer sends is the router's own fallback: never asked for again until the
 /// publisher sends it. When even the lowest layer does not fit, or the downlink stays critical,
 /// and both sides allow it, the video is paused after one warning interval, then probed back
-/// with a growing backoff; `videoEnabled` comes only once frames are decoded again, on
+/// with a growing backoff (a probe fails on the first interval nothing fits, or whose audio
+/// loses packets when it did not before the probe: the probe is what overflows the link);
+/// `videoEnabled` comes only once frames are decoded again, on
 /// `confirmIntervals` healthy intervals in a row (so a probe into a cap that still holds does
 /// not flap enabled / disabled). When a side does not allow the fallback, the warning comes and
 /// stays while the lowest layer does not fit, and is lifted when it fits again.
@@ -71,8 +74,9 @@ struct LayerPolicy: Sendable {
     enum Input: Sendable, Hashable {
         /// One stats interval: the downlink's condition and estimate (bps, `nil` when unknown),
         /// the layers the publisher sends, whether it allows audio fallback, whether frames were
-        /// decoded in the interval.
-        case interval(condition: NetworkCondition, estimate: Double?, layers: [SimulcastLayer], publisherAllowsFallback: Bool, framesDecoded: Bool)
+        /// decoded in the interval, whether the audio lost packets in it.
+        case interval(condition: NetworkCondition, estimate: Double?, layers: [SimulcastLayer], publisherAllowsFallback: Bool, framesDecoded: Bool,
+                      audioLossy: Bool = false)
         /// The app changed its preferences.
         case preferences(LayerPreferences)
         /// The publisher stopped (`false`) or started (`true`) sending video.
@@ -116,6 +120,8 @@ struct LayerPolicy: Sendable {
     private var probeBackoff: Duration
     /// Healthy intervals with frames since the video was resumed.
     private var confirmedIntervals = 0
+    /// Whether the audio lost packets in the last interval while the video was paused.
+    private var audioLossyWhilePaused = false
 
     init(preferences: LayerPreferences = .init(), configuration: Configuration = .init()) {
         self.preferences = preferences
@@ -178,16 +184,16 @@ struct LayerPolicy: Sendable {
             phase = .resuming(.publisherPropertyChanged)
             confirmedIntervals = 0
             return []
-        case .interval(let condition, let estimate, let layers, let publisherAllows, let framesDecoded):
+        case .interval(let condition, let estimate, let layers, let publisherAllows, let framesDecoded, let audioLossy):
             return interval(condition: condition, estimate: estimate, layers: layers, fallbackAllowed: publisherAllows && preferences.audioFallbackEnabled,
-                            framesDecoded: framesDecoded, now: now)
+                            framesDecoded: framesDecoded, audioLossy: audioLossy, now: now)
         }
     }
 
     // MARK: One interval
 
     private mutating func interval(condition: NetworkCondition, estimate: Double?, layers: [SimulcastLayer], fallbackAllowed: Bool,
-                                   framesDecoded: Bool, now: Duration) -> [Action] {
+                                   framesDecoded: Bool, audioLossy: Bool, now: Duration) -> [Action] {
         let sent = layers.sorted { $0.substream < $1.substream }
         guard let lowest = sent.first else { return [] }
         let temporal = temporalLayer
@@ -201,6 +207,7 @@ struct LayerPolicy: Sendable {
         case .paused(let reason, let probeAt):
             // While paused (and probing) only the measured estimate counts: the monitor's
             // condition then describes a video that is not there.
+            audioLossyWhilePaused = audioLossy
             guard reason == .qualityChanged, let probeAt, now >= probeAt, !nothingFits else { return [] }
             let resumed = Target(substream: lowest.substream, temporal: temporal)
             target = resumed
@@ -208,7 +215,7 @@ struct LayerPolicy: Sendable {
             confirmedIntervals = 0
             return [.resumeVideo(resumed)]
         case .resuming(let reason):
-            if reason == .qualityChanged, nothingFits {
+            if reason == .qualityChanged, nothingFits || (audioLossy && !audioLossyWhilePaused) {
                 probeBackoff = min(probeBackoff * 2, configuration.maximumProbeBackoff)
                 return pause(.qualityChanged, now: now, probe: true, announce: false)
             }
@@ -267,9 +274,11 @@ struct LayerPolicy: Sendable {
         lowerIntervals = lower ? lowerIntervals + 1 : 0
         if desired == current { return [] }
         if lower {
-            guard lowerIntervals >= configuration.downAfter else { return [] }
-            // A step down soon after a step up: the up-switch brought the trouble back.
-            if let up = lastUpSwitch, now - up < hold { hold = min(hold * 2, configuration.maximumHold) }
+            // A step down soon after a step up: the up-switch brought the trouble back, and is
+            // undone after one bad interval.
+            let failedUpSwitch = lastUpSwitch.map { now - $0 < hold } ?? false
+            guard lowerIntervals >= (failedUpSwitch ? 1 : configuration.downAfter) else { return [] }
+            if failedUpSwitch { hold = min(hold * 2, configuration.maximumHold) }
             lastUpSwitch = nil
             return change(to: desired, now: now)
         }

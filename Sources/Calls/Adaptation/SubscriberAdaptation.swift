@@ -25,6 +25,9 @@ struct SubscriberAdaptation: Sendable {
 
     /// The video loss fraction of one interval from which the downlink counts as full.
     static let overloadLoss = 0.02
+    /// The audio loss fraction of one interval that counts as the audio losing packets (2 of
+    /// 50 packets a second: one lost packet is noise).
+    static let audioLoss = 0.03
     /// The share of what the link delivered on the forwarded layer while healthy below which
     /// the received rate says the downlink is full.
     static let shortfall = 0.8
@@ -34,6 +37,7 @@ struct SubscriberAdaptation: Sendable {
     var videoMid: String?
     private var lastPair: (bytes: Double, time: Double)?
     private var lastVideo: (lost: UInt64, received: UInt64)?
+    private var lastAudio: (lost: UInt64, received: UInt64)?
     private var mostLayers = 0
     private var publisherVideo: Bool?
     private(set) var limit = SubscriberReceiveLimit.none
@@ -68,10 +72,12 @@ struct SubscriberAdaptation: Sendable {
 
         var link: SubscriberMediaLinkStats?
         var video: SubscriberVideoNetworkStats?
+        var audio: SubscriberAudioNetworkStats?
         for callback in callbacks {
             switch callback.event {
             case .subscriberMediaLinkStatsUpdated(let stats): link = stats
             case .subscriberVideoNetworkStatsUpdated(let stats): video = stats
+            case .subscriberAudioNetworkStatsUpdated(let stats): audio = stats
             default: break
             }
         }
@@ -92,6 +98,14 @@ struct SubscriberAdaptation: Sendable {
                 if lost + received > 0, !skipLoss { loss = lost / (lost + received) }
             }
             lastVideo = (video.videoPacketsLost, video.videoPacketsReceived)
+        }
+        var audioLossy = false
+        if let audio {
+            if let last = lastAudio, audio.audioPacketsLost >= last.lost, audio.audioPacketsReceived >= last.received {
+                let lost = Double(audio.audioPacketsLost - last.lost), received = Double(audio.audioPacketsReceived - last.received)
+                audioLossy = lost + received > 0 && lost / (lost + received) >= Self.audioLoss
+            }
+            lastAudio = (audio.audioPacketsLost, audio.audioPacketsReceived)
         }
 
         // The latest message however old: under a downlink cap the data channel it comes on
@@ -126,7 +140,8 @@ struct SubscriberAdaptation: Sendable {
             actions += policy.receive(.interval(condition: condition, estimate: estimate, layers: layers,
                                                 publisherAllowsFallback: fresh?.audioFallbackEnabled ?? true,
                                                 // The interval after a resume confirms nothing.
-                                                framesDecoded: (video?.decodedFrameRate ?? 0) > 0 && !skipLoss), now: now)
+                                                framesDecoded: (video?.decodedFrameRate ?? 0) > 0 && !skipLoss,
+                                                audioLossy: audioLossy), now: now)
         }
         if actions.contains(where: { if case .resumeVideo = $0 { true } else { false } }) { skipLossOnce = true }
         // Who lowered the layer: the policy (a configure: the downlink), or the router's own

@@ -41,11 +41,13 @@ extension CallSession {
 }
 
 extension CallSession {
-    /// Sends a subscription's `configure` after the ones before it, without waiting for it: the
-    /// router's reply comes over the same downlink the policy is reacting to (measured on the
-    /// rig with the whole client behind a 100 kbit/s cap: awaited inline, one reply took ~44 s
-    /// and stopped every stats sample meanwhile, so the policy fell back only after the cap).
-    /// Janus acts on a request when it arrives; the reply only says it did.
+    /// Sends a subscription's `configure` once the router has taken the ones before it, not
+    /// waiting for their answers: those come over the same downlink the policy is reacting to,
+    /// behind every other event (measured on the rig with the whole client behind a 100 kbit/s
+    /// cap: answers 20-40 s late; awaited inline, one stopped every stats sample; awaited before
+    /// the next request, the pause waited 23 s behind the step down asked for a second before
+    /// it, and audio lost 25 % meanwhile). Janus acts on a request when it arrives, in arrival
+    /// order; the answer only says it did. A failed answer is still reported.
     private func sendInOrder(_ configuration: RouterStreamConfiguration, key: ObjectIdentifier, handle: RouterHandleID) {
         guard var state = subscriptions[key] else { return }
         let previous = state.configuring
@@ -53,7 +55,14 @@ extension CallSession {
         state.configuring = Task {
             await previous?.value
             do {
-                try await signaling.configure(handle, streams: [configuration])
+                let answer = try await signaling.sendConfigure(handle, streams: [configuration])
+                Task {
+                    do {
+                        try await answer.value
+                    } catch {
+                        self.configureFailed(key, handle: handle, error: error)
+                    }
+                }
             } catch {
                 self.configureFailed(key, handle: handle, error: error)
             }

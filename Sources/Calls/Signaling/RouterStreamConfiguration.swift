@@ -25,4 +25,10 @@ extension Signaling {
     public func configure(_ handle: RouterHandleID, streams: [RouterStreamConfiguration]) async throws {
         throw SignalingError("configure: this router does not choose layers")
     }
+
+    /// Default: the whole ``configure(_:streams:)``, answer included, then an empty task.
+    public func sendConfigure(_ handle: RouterHandleID, streams: [RouterStreamConfiguration]) async throws -> Task<Void, any Error> {
+        try await configure(handle, streams: streams)
+        return Task {}
+    }
 }

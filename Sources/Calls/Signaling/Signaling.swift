@@ -33,6 +33,11 @@ public protocol Signaling: Sendable {
     /// `configure` with `streams`): pausing or resuming one, its simulcast substream and temporal
     /// layer. The switch itself is reported later as ``SignalingEvent/forwardedLayerChanged(_:mid:substream:temporal:)``.
     func configure(_ handle: RouterHandleID, streams: [RouterStreamConfiguration]) async throws
+    /// ``configure(_:streams:)``, returning as soon as the router has taken the request, before
+    /// its answer (which the returned task awaits, throwing the router's error): requests sent
+    /// one after another this way are taken in that order, and a later one need not wait for an
+    /// earlier one's answer, which a congested downlink can hold back for many seconds.
+    func sendConfigure(_ handle: RouterHandleID, streams: [RouterStreamConfiguration]) async throws -> Task<Void, any Error>
     /// Trickles a local candidate on a handle (`nil`: gathering complete).
     func trickle(_ candidate: IceCandidate?, on handle: RouterHandleID) async throws
     /// Closes a subscription handle (idempotent).
