@@ -44,6 +44,9 @@ struct SubscriberAdaptation: Sendable {
     private(set) var forwarded: (substream: Int?, temporal: Int?) = (nil, nil)
     private var announced: LayerPolicy.Target?
     private var skipLossOnce = false
+    /// Whether the layer asked for changed in the last interval (the one just measured may
+    /// still have carried the old layer: not a healthy rate of the new one).
+    private var switchedLastInterval = false
     /// Intervals left after a step down whose loss and rate are not judged.
     private var settling = 0
     /// How many intervals after a step down are not judged.
@@ -123,13 +126,16 @@ struct SubscriberAdaptation: Sendable {
             // this layer while healthy (received bytes against received bytes: the publisher's
             // per-layer bitrates are too rough for this, see `layers`): seen an interval before
             // the queue overflows.
-            let forwardedSubstream = forwarded.substream ?? policy.target?.substream
+            // The layer asked for: Janus switches at that layer's next key frame, while its own
+            // event saying so comes on the long poll, which a capped downlink holds back for
+            // tens of seconds (measured: not before 30 s after a 100 kbit/s cap's end).
+            let forwardedSubstream = policy.target?.substream ?? forwarded.substream
             let healthy = forwardedSubstream.flatMap { healthyRates[$0] }
             // (Not while the video is paused, nor in the first interval after a resume: then
             // little is forwarded on purpose, or the key frame is awaited.)
             let paused = policy.isVideoOff && !policy.isResuming
             let short = paused || skipLoss ? false : goodput.flatMap { goodput in healthy.map { goodput < Self.shortfall * $0 } } ?? false
-            if let goodput, let forwardedSubstream, !paused, !skipLoss, !short, (loss ?? 0) < Self.overloadLoss {
+            if let goodput, let forwardedSubstream, !paused, !skipLoss, !short, !switchedLastInterval, (loss ?? 0) < Self.overloadLoss {
                 healthyRates[forwardedSubstream] = healthyRates[forwardedSubstream].map { 0.7 * $0 + 0.3 * goodput } ?? goodput
             }
             let estimate = (loss ?? 0) >= Self.overloadLoss || short ? goodput : nil
@@ -144,6 +150,7 @@ struct SubscriberAdaptation: Sendable {
                                                 audioLossy: audioLossy), now: now)
         }
         if actions.contains(where: { if case .resumeVideo = $0 { true } else { false } }) { skipLossOnce = true }
+        switchedLastInterval = targetBefore != nil && policy.target != targetBefore   // (the first choice: the router forwarded its default before it)
         // Who lowered the layer: the policy (a configure: the downlink), or the router's own
         // fallback the policy followed (no configure: the publisher stopped the layer).
         if let before = targetBefore, let after = policy.target, after.substream < before.substream {
