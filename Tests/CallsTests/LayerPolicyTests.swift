@@ -19,9 +19,10 @@ import Testing
     }
 
     static func tick(_ second: Int, _ condition: NetworkCondition, _ estimate: Double?, layers: [SimulcastLayer] = layers,
-                     fallback: Bool = true, frames: Bool = true, audioLossy: Bool = false, _ expected: [P.Action] = []) -> Step {
+                     fallback: Bool = true, frames: Bool = true, audioLossy: Bool = false, delivered: Double? = nil,
+                     _ expected: [P.Action] = []) -> Step {
         Step(second: second, input: .interval(condition: condition, estimate: estimate, layers: layers, publisherAllowsFallback: fallback, framesDecoded: frames,
-                                              audioLossy: audioLossy), expected: expected)
+                                              audioLossy: audioLossy, delivered: delivered), expected: expected)
     }
 
     static func target(_ substream: Int, _ temporal: Int = 2) -> P.Target { P.Target(substream: substream, temporal: temporal) }
@@ -48,6 +49,22 @@ import Testing
             tick(73, .good, 3_000_000),
             tick(74, .good, 3_000_000, [.configure(target(2))]),   // 40 s
         ]),
+        ("the link's last measured capacity does not fit the top layer: the step up waits twice the hold", [
+            tick(0, .excellent, 3_000_000, [.configure(target(2))]),
+            tick(1, .warning, 1_000_000),                                // full at 1 Mbps: f needs ≈ 1.82 Mbps
+            tick(2, .warning, 1_000_000, [.configure(target(1))]),
+            tick(3, .good, nil, delivered: 600_000),                     // h alone: says nothing about more
+            tick(12, .good, nil, delivered: 600_000),                    // the 10 s hold is over, not 20 s
+            tick(21, .good, nil, delivered: 600_000),
+            tick(22, .good, nil, delivered: 600_000, [.configure(target(2))]),
+        ]),
+        ("a link that carries a fifth more than its last measured capacity is free again", [
+            tick(0, .excellent, 3_000_000, [.configure(target(2))]),
+            tick(1, .warning, 1_000_000),
+            tick(2, .warning, 1_000_000, [.configure(target(1))]),
+            tick(3, .good, nil, delivered: 1_250_000),                   // > 1.2 Mbps
+            tick(12, .good, nil, delivered: 600_000, [.configure(target(2))]),
+        ]),
         ("a step down long after the up-switch waits for two bad intervals again", [
             tick(0, .excellent, 3_000_000, [.configure(target(2))]),
             tick(1, .warning, 1_000_000),
@@ -57,11 +74,12 @@ import Testing
             tick(23, .warning, 1_000_000, [.configure(target(1))]),
             tick(33, .good, 3_000_000, [.configure(target(2))]),        // the hold stayed 10 s
         ]),
-        ("below the lowest layer: a warning with the lowest layer, then audio only; probed back, enabled on decoded frames", [
+        ("below the lowest layer: a warning, then audio only; probed back on the lowest layer, enabled on decoded frames", [
             tick(0, .excellent, 3_000_000, [.configure(target(2))]),
             tick(1, .critical, 150_000),
-            // Nothing fits 150 kbps (q needs ≈ 233 kbps): warned at once, on the lowest layer.
-            tick(2, .critical, 150_000, [.videoDisableWarning, .configure(target(0))]),
+            // Nothing fits 150 kbps (q needs ≈ 233 kbps): warned without first stepping down
+            // (the pause follows; one configure, not two).
+            tick(2, .critical, 150_000, [.videoDisableWarning]),
             tick(3, .critical, 150_000, [.pauseVideo, .videoDisabled(.qualityChanged)]),
             tick(7, .good, 3_000_000),                                   // the 5 s backoff is not over
             tick(8, .good, 3_000_000, [.resumeVideo(target(0))]),
@@ -90,6 +108,18 @@ import Testing
             tick(16, .good, nil, audioLossy: true, [.resumeVideo(target(0))]),
             tick(17, .good, nil, audioLossy: true),                                 // ... so the probe is not blamed
             tick(18, .good, nil, audioLossy: true, [.videoEnabled(.qualityChanged)]),
+        ]),
+        ("without the fallback, nothing fitting steps down to the lowest layer with the warning", [
+            tick(0, .excellent, 3_000_000, fallback: false, [.configure(target(2))]),
+            tick(1, .critical, 150_000, fallback: false),
+            tick(2, .critical, 150_000, fallback: false, [.videoDisableWarning, .configure(target(0))]),
+            tick(3, .critical, 150_000, fallback: false),
+        ]),
+        ("a dip that fits nothing is no step down of its own; fitting the middle layer the next interval is", [
+            tick(0, .excellent, 3_000_000, [.configure(target(2))]),
+            tick(1, .warning, 1_000_000),                                // h fits: one interval lower
+            tick(2, .warning, 150_000),                                  // nothing fits: not a step down to q
+            tick(3, .warning, 1_000_000, [.configure(target(1))]),       // three intervals lower, h fits
         ]),
         ("a publisher that does not allow audio fallback keeps the lowest layer, warned, until it fits", [
             tick(0, .critical, 150_000, fallback: false, [.configure(target(0))]),

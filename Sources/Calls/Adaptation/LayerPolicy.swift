@@ -32,7 +32,10 @@ struct LayerPreferences: Sendable, Hashable {
 /// estimate with a margin. Down after `downAfter` bad intervals in a row; up only after a hold
 /// since the last change, and an up-switch that brings the degradation back within the hold
 /// goes back down after one bad interval (a failed probe is undone at once) and doubles the
-/// hold (as congestion controllers back off). A layer the
+/// hold (as congestion controllers back off). What the link carried when it was last full is
+/// taken as its capacity until it carries a fifth more: an up-switch to a layer that capacity
+/// does not fit waits twice the hold (each probe into a cap that still holds costs the
+/// subscriber 2-3 s of frames, the router having no other way to probe). A layer the
 /// publisher no longer sends is the router's own fallback: never asked for again until the
 /// publisher sends it. When even the lowest layer does not fit, or the downlink stays critical,
 /// and both sides allow it, the video is paused after one warning interval, then probed back
@@ -74,9 +77,10 @@ struct LayerPolicy: Sendable {
     enum Input: Sendable, Hashable {
         /// One stats interval: the downlink's condition and estimate (bps, `nil` when unknown),
         /// the layers the publisher sends, whether it allows audio fallback, whether frames were
-        /// decoded in the interval, whether the audio lost packets in it.
+        /// decoded in the interval, whether the audio lost packets in it, what the link carried
+        /// in it (bps).
         case interval(condition: NetworkCondition, estimate: Double?, layers: [SimulcastLayer], publisherAllowsFallback: Bool, framesDecoded: Bool,
-                      audioLossy: Bool = false)
+                      audioLossy: Bool = false, delivered: Double? = nil)
         /// The app changed its preferences.
         case preferences(LayerPreferences)
         /// The publisher stopped (`false`) or started (`true`) sending video.
@@ -118,6 +122,8 @@ struct LayerPolicy: Sendable {
     private var lastUpSwitch: Duration?
     private var hold: Duration
     private var probeBackoff: Duration
+    /// What the link carried when it was last full (bps), until it carries a fifth more.
+    private var capacity: Double?
     /// Healthy intervals with frames since the video was resumed.
     private var confirmedIntervals = 0
     /// Whether the audio lost packets in the last interval while the video was paused.
@@ -184,7 +190,12 @@ struct LayerPolicy: Sendable {
             phase = .resuming(.publisherPropertyChanged)
             confirmedIntervals = 0
             return []
-        case .interval(let condition, let estimate, let layers, let publisherAllows, let framesDecoded, let audioLossy):
+        case .interval(let condition, let estimate, let layers, let publisherAllows, let framesDecoded, let audioLossy, let delivered):
+            if let estimate {
+                capacity = estimate
+            } else if let delivered, let known = capacity, delivered > known * 1.2 {
+                capacity = nil
+            }
             return interval(condition: condition, estimate: estimate, layers: layers, fallbackAllowed: publisherAllows && preferences.audioFallbackEnabled,
                             framesDecoded: framesDecoded, audioLossy: audioLossy, now: now)
         }
@@ -240,13 +251,15 @@ struct LayerPolicy: Sendable {
         // for `downAfter` intervals while already on the lowest layer. Warned first; without
         // the fallback allowed the warning stays (and the lowest layer keeps coming).
         // When nothing fits the measured estimate the warning comes without first waiting on the
-        // lowest layer (which is asked for in the same interval).
+        // lowest layer; without the fallback allowed the lowest layer is asked for with it (with
+        // the fallback, the pause comes an interval later: one `configure`, not two, over a
+        // downlink that delays what the router takes next).
         badIntervals = bad ? badIntervals + 1 : 0
         let onLowest = target.map { $0.substream == lowest.substream } ?? true
         if case .receiving = phase, bad, badIntervals >= configuration.downAfter, onLowest || nothingFits {
             phase = .warned
             var actions = [Action.videoDisableWarning]
-            if !onLowest {
+            if !onLowest, !fallbackAllowed {
                 let lowestTarget = Target(substream: lowest.substream, temporal: temporal)
                 actions += change(to: lowestTarget, now: now)
             }
@@ -273,6 +286,8 @@ struct LayerPolicy: Sendable {
         let lower = desired.substream < current.substream || desired.temporal < current.temporal
         lowerIntervals = lower ? lowerIntervals + 1 : 0
         if desired == current { return [] }
+        // Nothing fits: the warning's to decide (on the lowest layer, or the pause), not a step down.
+        if lower, fitting == nil, estimate != nil { return [] }
         if lower {
             // A step down soon after a step up: the up-switch brought the trouble back, and is
             // undone after one bad interval.
@@ -282,8 +297,11 @@ struct LayerPolicy: Sendable {
             lastUpSwitch = nil
             return change(to: desired, now: now)
         }
-        // Up: only after the hold, on a healthy downlink.
-        guard !condition.isDegraded, lastChange.map({ now - $0 >= hold }) ?? true else { return [] }
+        // Up: only after the hold (twice that when the remembered capacity does not fit the
+        // layer), on a healthy downlink.
+        let hopeless = capacity.map { known in (fittingLayer(sent, estimate: known, temporal: temporal)?.substream ?? -1) < desired.substream } ?? false
+        let wait = hopeless ? hold * 2 : hold
+        guard !condition.isDegraded, lastChange.map({ now - $0 >= wait }) ?? true else { return [] }
         lastUpSwitch = now
         return change(to: desired, now: now)
     }

@@ -147,7 +147,7 @@ struct SubscriberAdaptation: Sendable {
                                                 publisherAllowsFallback: fresh?.audioFallbackEnabled ?? true,
                                                 // The interval after a resume confirms nothing.
                                                 framesDecoded: (video?.decodedFrameRate ?? 0) > 0 && !skipLoss,
-                                                audioLossy: audioLossy), now: now)
+                                                audioLossy: audioLossy, delivered: goodput), now: now)
         }
         if actions.contains(where: { if case .resumeVideo = $0 { true } else { false } }) { skipLossOnce = true }
         switchedLastInterval = targetBefore != nil && policy.target != targetBefore   // (the first choice: the router forwarded its default before it)
