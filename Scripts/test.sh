@@ -107,11 +107,12 @@ CALLSCOPE_REAL=1 CALLSCOPE_REAL_NETNS=1 timeout 300 swift test -Xswiftc -warning
 # (a lower layer, frames again within 5 s) and 100 kbit/s (videoDisabled(qualityChanged) within 5 s,
 # audio kept, videoEnabled within 15 s of the removal), the same cap without audio fallback (warning,
 # lowest layer), the publisher's camera off/on, preferredResolution lowered and raised. Caps held
-# 22 s here (the issue's 60 s: CALLSCOPE_ADAPT_HOLD=60, by hand). Measured: 127 s for the five.
-# Not run here for now: the suite passed standalone (125 s) but failed in a full CI run (the
-# 400 kbit/s cap fell back to audio once, the 100 kbit/s fallback came later than 5 s); until
-# that is understood it is run by hand:
-#   CALLSCOPE_REAL=1 CALLSCOPE_REAL_NETNS=1 flock /tmp/callscope-rig.lock swift test --filter RealAdaptationTests
+# 22 s here (the issue's 60 s: CALLSCOPE_ADAPT_HOLD=60, by hand). Measured: 129 s for the five.
+# (It was out of this script for a stop: a full CI run saw a fallback at 400 kbit/s and a late one
+# at 100 kbit/s. Mended since, not proven to be those runs' cause: a one-interval dip that fitted
+# nothing was taken for a step down to the lowest layer, which delayed the warning by the two
+# intervals not judged after a step down; see README "Video that adapts".)
+CALLSCOPE_REAL=1 CALLSCOPE_REAL_NETNS=1 timeout 400 swift test -Xswiftc -warnings-as-errors --filter RealAdaptationTests
 # A real call through the rig, its peers `callscope call` processes of the debug build above (the
 # SDK path): the engine must see a publisher uplink cap (see Rig/README.md; measured 43 s).
 bash Rig/ci_smoke.sh
