@@ -30,7 +30,7 @@ import Testing
         /// One interval: the link carried `rate` bps, the video lost `loss` of its 100 packets,
         /// decoded `frames` frames; the publisher's latest message lists `layers`.
         mutating func interval(rate: Double, loss: Double = 0, frames: Double = 15, layers: [SenderStatsMessage.Layer] = SubscriberAdaptationTests.allLayers,
-                               videoEnabled: Bool? = true) -> [SubscriberAdaptation.Output] {
+                               videoEnabled: Bool? = true, frame: (width: Int, height: Int)? = nil) -> [SubscriberAdaptation.Output] {
             second += 1
             let time = SubscriberAdaptationTests.start + Double(second) * 1000
             pairBytes += rate / 8
@@ -41,7 +41,8 @@ import Testing
             let message = SenderStatsMessage(sequence: sequence, timestamp: time, connectionMaxAllocatedBitrate: 2_214_000, connectionEstimatedBandwidth: 2_000_000,
                                              layers: layers, audioFallbackEnabled: true, videoEnabled: videoEnabled)
             monitor.receiveSenderStats(message.encoded(), at: time)
-            let report = SubscriberAdaptationTests.report(time: time, pairBytes: pairBytes, videoReceived: videoReceived, videoLost: videoLost, framesDecoded: framesDecoded)
+            let report = SubscriberAdaptationTests.report(time: time, pairBytes: pairBytes, videoReceived: videoReceived, videoLost: videoLost, framesDecoded: framesDecoded,
+                                                          frame: frame)
             let callbacks = monitor.ingestReturningCallbacks(report, peerConnection: "pc-1")
             return adaptation.interval(callbacks: callbacks, pairBytes: pairBytes, reportTime: time, senderStats: monitor.latestSenderStatsReceipt,
                                        preferences: preferences, now: .seconds(second))
@@ -49,7 +50,8 @@ import Testing
     }
 
     /// A subscriber report: the selected pair's received bytes and one video receiver.
-    static func report(time: Double, pairBytes: Double, videoReceived: Double, videoLost: Double, framesDecoded: Double) -> StatsReport {
+    static func report(time: Double, pairBytes: Double, videoReceived: Double, videoLost: Double, framesDecoded: Double,
+                       frame: (width: Int, height: Int)? = (1280, 720)) -> StatsReport {
         StatsReport(entries: [
             StatsEntry(id: "T01", type: .transport, timestamp: time, fields: [StatsField("selectedCandidatePairId", .string("CP1"))]),
             StatsEntry(id: "CP1", type: .candidatePair, timestamp: time, fields: [
@@ -59,13 +61,26 @@ import Testing
                 StatsField("kind", .string("video")), StatsField("ssrc", .number(11)), StatsField("mid", .string("1")),
                 StatsField("packetsReceived", .number(videoReceived)), StatsField("packetsLost", .number(videoLost)),
                 StatsField("bytesReceived", .number(pairBytes * 0.9)), StatsField("framesDecoded", .number(framesDecoded)),
-                StatsField("frameWidth", .number(1280)), StatsField("frameHeight", .number(720)),
-            ]),
+            ] + (frame.map { [StatsField("frameWidth", .number(Double($0.width))), StatsField("frameHeight", .number(Double($0.height)))] } ?? [])),
         ])
     }
 
     static func configure(_ substream: Int, _ temporal: Int = 2) -> SubscriberAdaptation.Output {
         .configure(RouterStreamConfiguration(mid: "1", substream: substream, temporal: temporal))
+    }
+
+    /// The decoded frames' size names the layer before Janus's event does (behind a capped
+    /// downlink it came 10-30 s late); a late event for the layer before is not announced.
+    @Test func theDecodedFramesSizeIsTheLayerChangeAndALateRouterEventIsNot() {
+        var feed = Feed()
+        #expect(feed.interval(rate: 1_700_000, frame: (1280, 720)) == [Self.configure(2)])            // no frame rate from one report
+        #expect(feed.interval(rate: 1_700_000, frame: (1280, 720)) == [.event(.layerChanged(substream: 2, temporal: 2))])
+        #expect(feed.interval(rate: 700_000, loss: 0.1, frame: (1280, 720)) == [])
+        #expect(feed.interval(rate: 700_000, loss: 0.1, frame: (1280, 720)) == [Self.configure(1), .receiveLimit(.downlink)])
+        #expect(feed.interval(rate: 560_000, frame: (640, 360)) == [.event(.layerChanged(substream: 1, temporal: 2))])
+        #expect(feed.adaptation.forwardedLayerChanged(substream: 2, temporal: nil) == [])          // the late event
+        #expect(feed.adaptation.forwardedLayerChanged(substream: nil, temporal: 1) == [.event(.layerChanged(substream: 1, temporal: 1))])
+        #expect(feed.interval(rate: 560_000, frame: (1000, 500)) == [])                         // no layer's size: nothing
     }
 
     @Test func aLossyCapThatFitsTheMiddleLayerStepsDownAfterTwoIntervalsAndSaysDownlink() {

@@ -42,6 +42,9 @@ struct SubscriberAdaptation: Sendable {
     private var publisherVideo: Bool?
     private(set) var limit = SubscriberReceiveLimit.none
     private(set) var forwarded: (substream: Int?, temporal: Int?) = (nil, nil)
+    /// The layer whose size the last interval's decoded frames had (`nil` when none was
+    /// decoded, or the size is no layer's).
+    private var decodedSubstream: Int?
     private var announced: LayerPolicy.Target?
     private var skipLossOnce = false
     /// Whether the layer asked for changed in the last interval (the one just measured may
@@ -162,6 +165,14 @@ struct SubscriberAdaptation: Sendable {
             if configured, !actions.contains(.videoDisableWarning) { settling = Self.settleIntervals }
         }
         var outputs = actions.flatMap(outputs(of:))
+        // The layer the frames decoded now have: the switch as the subscriber sees it, which
+        // does not wait for Janus's event (held back 10-30 s behind a capped downlink).
+        decodedSubstream = video.flatMap { video in
+            (video.decodedFrameRate > 0 ? layers.first { $0.width == video.width && $0.height == video.height } : nil)?.substream
+        }
+        if let decodedSubstream, decodedSubstream != forwarded.substream {
+            outputs += forwardedLayerChanged(substream: decodedSubstream, temporal: nil)
+        }
         let newLimit = receiveLimit(layers)
         if newLimit != limit {
             limit = newLimit
@@ -170,10 +181,13 @@ struct SubscriberAdaptation: Sendable {
         return outputs
     }
 
-    /// The router switched layer: the subscriber's `layerChanged`, once per change (a value the
-    /// router has not said yet is taken as the one asked for, else the router's default, 2).
+    /// The router switched layer (its event), or the decoded frames show another layer's size:
+    /// the subscriber's `layerChanged`, once per change (a value not known yet is taken as the
+    /// one asked for, else the router's default, 2). While frames of a layer are decoded, a
+    /// router event naming another substream is one the frames have not caught up with, or a
+    /// late one: the frames win.
     mutating func forwardedLayerChanged(substream: Int?, temporal: Int?) -> [Output] {
-        forwarded = (substream ?? forwarded.substream, temporal ?? forwarded.temporal)
+        forwarded = (decodedSubstream ?? substream ?? forwarded.substream, temporal ?? forwarded.temporal)
         let shown = LayerPolicy.Target(substream: forwarded.substream ?? policy.target?.substream ?? 2,
                                        temporal: forwarded.temporal ?? policy.target?.temporal ?? 2)
         guard shown != announced else { return [] }
