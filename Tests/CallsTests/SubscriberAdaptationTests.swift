@@ -77,10 +77,13 @@ import Testing
         #expect(feed.interval(rate: 1_700_000, frame: (1280, 720)) == [.event(.layerChanged(substream: 2, temporal: 2))])
         #expect(feed.interval(rate: 700_000, loss: 0.1, frame: (1280, 720)) == [])
         #expect(feed.interval(rate: 700_000, loss: 0.1, frame: (1280, 720)) == [Self.configure(1), .receiveLimit(.downlink)])
+        #expect(feed.interval(rate: 560_000, frame: (1280, 720)) == [])                         // f's frames still: not asked for
         #expect(feed.interval(rate: 560_000, frame: (640, 360)) == [.event(.layerChanged(substream: 1, temporal: 2))])
-        #expect(feed.adaptation.forwardedLayerChanged(substream: 2, temporal: nil) == [])          // the late event
+        #expect(feed.adaptation.forwardedLayerChanged(substream: 2, temporal: nil) == [])          // the late event: above h
+        #expect(feed.adaptation.forwardedLayerChanged(substream: 0, temporal: nil) == [])          // below, while h's frames decode
         #expect(feed.adaptation.forwardedLayerChanged(substream: nil, temporal: 1) == [.event(.layerChanged(substream: 1, temporal: 1))])
         #expect(feed.interval(rate: 560_000, frame: (1000, 500)) == [])                         // no layer's size: nothing
+        #expect(feed.adaptation.forwardedLayerChanged(substream: 0, temporal: nil) == [.event(.layerChanged(substream: 0, temporal: 1))])  // the router's fallback
     }
 
     @Test func aLossyCapThatFitsTheMiddleLayerStepsDownAfterTwoIntervalsAndSaysDownlink() {

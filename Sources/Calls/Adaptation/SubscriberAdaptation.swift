@@ -167,11 +167,13 @@ struct SubscriberAdaptation: Sendable {
         var outputs = actions.flatMap(outputs(of:))
         // The layer the frames decoded now have: the switch as the subscriber sees it, which
         // does not wait for Janus's event (held back 10-30 s behind a capped downlink).
+        // Only the layer asked for: frames of another are the old layer's, still in the queue
+        // or waiting for the new one's key frame.
         decodedSubstream = video.flatMap { video in
             (video.decodedFrameRate > 0 ? layers.first { $0.width == video.width && $0.height == video.height } : nil)?.substream
         }
-        if let decodedSubstream, decodedSubstream != forwarded.substream {
-            outputs += forwardedLayerChanged(substream: decodedSubstream, temporal: nil)
+        if let decodedSubstream, decodedSubstream == policy.target?.substream, decodedSubstream != forwarded.substream {
+            outputs += announce(substream: decodedSubstream, temporal: forwarded.temporal)
         }
         let newLimit = receiveLimit(layers)
         if newLimit != limit {
@@ -181,13 +183,25 @@ struct SubscriberAdaptation: Sendable {
         return outputs
     }
 
-    /// The router switched layer (its event), or the decoded frames show another layer's size:
-    /// the subscriber's `layerChanged`, once per change (a value not known yet is taken as the
-    /// one asked for, else the router's default, 2). While frames of a layer are decoded, a
-    /// router event naming another substream is one the frames have not caught up with, or a
-    /// late one: the frames win.
+    /// The router switched layer (its event): the subscriber's `layerChanged`, once per change
+    /// (see ``announce(substream:temporal:)``). A late event is not taken (behind a capped
+    /// downlink they came 10-30 s late): one above the substream last asked for (Janus only
+    /// ever falls back below it), or one that differs from it while frames of it are decoded.
     mutating func forwardedLayerChanged(substream: Int?, temporal: Int?) -> [Output] {
-        forwarded = (decodedSubstream ?? substream ?? forwarded.substream, temporal ?? forwarded.temporal)
+        let asked = policy.target?.substream
+        let taken = substream.flatMap { substream -> Int? in
+            guard let asked else { return substream }
+            if substream > asked || (decodedSubstream == asked && substream != asked) { return nil }
+            return substream
+        }
+        return announce(substream: taken ?? forwarded.substream, temporal: temporal ?? forwarded.temporal)
+    }
+
+    /// The layer now forwarded, from the router's event or the decoded frames' size: the
+    /// subscriber's `layerChanged`, once per change (a value not known yet is taken as the one
+    /// asked for, else the router's default, 2).
+    private mutating func announce(substream: Int?, temporal: Int?) -> [Output] {
+        forwarded = (substream, temporal)
         let shown = LayerPolicy.Target(substream: forwarded.substream ?? policy.target?.substream ?? 2,
                                        temporal: forwarded.temporal ?? policy.target?.temporal ?? 2)
         guard shown != announced else { return [] }
