@@ -19,7 +19,9 @@ public enum CallSubscriberEvent: Hashable, Sendable {
     case videoDisabled(CallVideoChangeReason)
     /// The video is back (frames decoded again), and why.
     case videoEnabled(CallVideoChangeReason)
-    /// The router now forwards this simulcast substream (0 = lowest) and temporal layer.
+    /// The router now forwards this simulcast substream (0 = lowest) and temporal layer: from
+    /// the router's event, or from the decoded frames once they have the size of the layer
+    /// asked for (the router's events can come late behind a congested downlink).
     case layerChanged(substream: Int, temporal: Int)
 }
 
