@@ -121,6 +121,23 @@ import Testing
         #expect(feed.interval(rate: 1_000_000) == [Self.configure(1), .receiveLimit(.downlink)])
     }
 
+    /// A burst (a queue draining after a cap) sets a healthy rate the link never reaches again:
+    /// three intervals short of it without loss re-base it, so the shortfall does not keep
+    /// saying "full" on a free link. (On the lowest layer, as when it happened: preferred
+    /// 320x180, so 300 kbps, which fits q, is no step down.)
+    @Test func threeShortIntervalsWithoutLossRebaseTheHealthyRate() {
+        var feed = Feed()
+        feed.preferences = LayerPreferences(resolution: CallVideoDimensions(width: 320, height: 180))
+        #expect(feed.interval(rate: 900_000) == [Self.configure(0)])            // no rate yet
+        _ = feed.interval(rate: 900_000)                                        // q healthy at 900 kbps
+        #expect(feed.adaptation.healthyRates[0] == 900_000)
+        #expect(feed.interval(rate: 300_000) == [])                             // < 720 kbps: short, no loss (1)
+        #expect(feed.interval(rate: 300_000) == [])                             // (2)
+        #expect(feed.adaptation.healthyRates[0] == 900_000)
+        #expect(feed.interval(rate: 300_000) == [])                             // (3): re-based
+        #expect(feed.adaptation.healthyRates[0] == 300_000)
+    }
+
     @Test func aRateAboveTheShortfallWithoutLossIsNoEstimate() {
         var feed = Feed()
         _ = feed.interval(rate: 1_700_000)

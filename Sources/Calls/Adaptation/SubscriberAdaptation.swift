@@ -55,7 +55,11 @@ struct SubscriberAdaptation: Sendable {
     /// How many intervals after a step down are not judged.
     static let settleIntervals = 2
     /// What the link delivered per forwarded substream in healthy intervals (bps, smoothed).
-    private var healthyRates: [Int: Double] = [:]
+    private(set) var healthyRates: [Int: Double] = [:]
+    /// Consecutive intervals short of the healthy rate without loss.
+    private var quietShortIntervals = 0
+    /// Short intervals without loss after which the healthy rate is taken to have been a burst.
+    static let quietShortfallIntervals = 3
     /// Why the layer was last lowered (`.downlink` or `.publisher`).
     private var lowered = SubscriberReceiveLimit.downlink
 
@@ -137,7 +141,16 @@ struct SubscriberAdaptation: Sendable {
             // (Not while the video is paused, nor in the first interval after a resume: then
             // little is forwarded on purpose, or the key frame is awaited.)
             let paused = policy.isVideoOff && !policy.isResuming
-            let short = paused || skipLoss ? false : goodput.flatMap { goodput in healthy.map { goodput < Self.shortfall * $0 } } ?? false
+            var short = paused || skipLoss ? false : goodput.flatMap { goodput in healthy.map { goodput < Self.shortfall * $0 } } ?? false
+            // A shortfall that no loss follows is no full link (a tbf queue overflows within an
+            // interval or two): the healthy rate was a burst, e.g. the queue draining after a
+            // cap's end (measured: stuck warned on the lowest layer for the 35 s after one).
+            quietShortIntervals = short && (loss ?? 0) < Self.overloadLoss ? quietShortIntervals + 1 : 0
+            if quietShortIntervals >= Self.quietShortfallIntervals, let goodput, let forwardedSubstream {
+                healthyRates[forwardedSubstream] = goodput
+                short = false
+                quietShortIntervals = 0
+            }
             if let goodput, let forwardedSubstream, !paused, !skipLoss, !short, !switchedLastInterval, (loss ?? 0) < Self.overloadLoss {
                 healthyRates[forwardedSubstream] = healthyRates[forwardedSubstream].map { 0.7 * $0 + 0.3 * goodput } ?? goodput
             }
