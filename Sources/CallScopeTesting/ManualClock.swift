@@ -47,6 +47,11 @@ public final class ManualClock: Clock, Sendable {
     /// How many tasks are sleeping on the clock.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
+    /// When the tasks sleeping on the clock wake, earliest first: after ``advance(by:)``, a
+    /// test that knows its timers waits until these are the deadlines it expects, so every task
+    /// the advance woke has done its work and slept again (or ended).
+    public var sleeperDeadlines: [Instant] { state.withLock { $0.sleepers.values.map(\.deadline).sorted() } }
+
     /// Sleeps until `deadline` is reached by ``advance(by:)`` (at once when it already is).
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = state.withLock { state -> Int in

@@ -78,8 +78,6 @@ extension Cursor {
         return (peerConnection, time)
     }
 
-    /// The delta object: members whose values are objects become entries; the others are read
-    /// and dropped, except the first `timestamp`.
     /// The key at the cursor (at its opening quote) when it is `hint`'s, byte for byte; the
     /// cursor is then after its closing quote.
     @inline(__always) mutating func match(_ hint: DeltaKeyHints.Key) -> Bool {
@@ -91,19 +89,48 @@ extension Cursor {
         return equal
     }
 
-    mutating func parseDelta(into delta: inout StatsDelta, hints: DeltaKeyHints) throws(StatsParseError) {
+    // MARK: - Objects, member by member
+
+    /// Enters the object at the cursor (at its `{`): `true` with the cursor at its first key's
+    /// opening quote, `false` (the cursor after it) when it is empty. With ``nextMember()``,
+    /// the object prologue and key loop the delta object and its entries share, as a plain loop
+    /// (no closure to inline: this is the hot path of replay):
+    /// `guard try openObject() else { return }; repeat { … } while try nextMember()`.
+    @inline(__always) mutating func openObject() throws(StatsParseError) -> Bool {
         try enter()
         position += 1
         skipWhitespace()
         if at(UInt8(ascii: "}")) {
             position += 1
             depth -= 1
-            return
+            return false
         }
+        try expectKey()
+        return true
+    }
+
+    /// After a member's value: `true` with the cursor at the next key's opening quote, `false`
+    /// (the cursor after it, the object left) at the closing `}`.
+    @inline(__always) mutating func nextMember() throws(StatsParseError) -> Bool {
+        guard try separator(close: UInt8(ascii: "}")) else {
+            depth -= 1
+            return false
+        }
+        try expectKey()
+        return true
+    }
+
+    @inline(__always) private mutating func expectKey() throws(StatsParseError) {
+        skipWhitespace()
+        guard at(UInt8(ascii: "\"")) else { throw failure("expected a quoted object key") }
+    }
+
+    /// The delta object: members whose values are objects become entries; the others are read
+    /// and dropped, except the first `timestamp`.
+    mutating func parseDelta(into delta: inout StatsDelta, hints: DeltaKeyHints) throws(StatsParseError) {
+        guard try openObject() else { return }
         var hint = 0
-        while true {
-            skipWhitespace()
-            guard at(UInt8(ascii: "\"")) else { throw failure("expected a quoted object key") }
+        repeat {
             let key: String
             if hint < hints.keys.count, match(hints.keys[hint]) {
                 key = hints.keys[hint].key
@@ -122,9 +149,7 @@ extension Cursor {
                 let value = try parseValue()
                 if key.utf8.count == 9, key == "timestamp" { delta.noteTimestampMember(value) }
             }
-            guard try separator(close: UInt8(ascii: "}")) else { break }
-        }
-        depth -= 1
+        } while try nextMember()
     }
 
     /// Whether the key at the cursor (at its opening quote) is `"timestamp"`, the key nearly
@@ -141,23 +166,12 @@ extension Cursor {
 
     /// One entry's object: its fields, in order, with their known names.
     mutating func parseDeltaEntry(into delta: inout StatsDelta) throws(StatsParseError) {
-        try enter()
-        position += 1
-        skipWhitespace()
-        if at(UInt8(ascii: "}")) {
-            position += 1
-            depth -= 1
-            return
-        }
-        while true {
-            skipWhitespace()
-            guard at(UInt8(ascii: "\"")) else { throw failure("expected a quoted object key") }
+        guard try openObject() else { return }
+        repeat {
             let key = matchTimestampKey() ? (name: "timestamp", known: KnownField.timestamp) : try parseKey()
             try colon()
             let value = try parseValue()
             delta.fields.append(StatsDelta.Field(name: key.name, known: key.known, value: value))
-            guard try separator(close: UInt8(ascii: "}")) else { break }
-        }
-        depth -= 1
+        } while try nextMember()
     }
 }

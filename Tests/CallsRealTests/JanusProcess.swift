@@ -1,4 +1,3 @@
-import CallsChromium
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -8,60 +7,33 @@ import FoundationNetworking
 /// placeholders filled in: a free HTTP port and a free RTP range).
 final class JanusProcess: Sendable {
     let url: URL
-    let directory: String
-    private let process: ChildProcess
+    private let service: ServiceProcess
 
     /// Starts Janus on `port` (a free one when `nil`; a given one to restart "the same" Janus).
     init(port fixedPort: UInt16? = nil) async throws {
-        directory = NSTemporaryDirectory() + "callscope-janus-\(UUID().uuidString)"
-        let configs = directory + "/conf"
-        try FileManager.default.createDirectory(atPath: configs, withIntermediateDirectories: true)
-        guard let port = fixedPort ?? FreePort.tcp() else { throw JanusProcessError("no free TCP port") }
-        let rtp = try Self.freeUDPRange(count: 200)
-        let substitutions = ["@@CONFIGS_FOLDER@@": configs, "@@RTP_PORT_RANGE@@": "\(rtp.lowerBound)-\(rtp.upperBound)",
-                             "@@ICE_ENFORCE_LIST@@": "lo", "@@HTTP_PORT@@": "\(port)", "@@HTTP_IP@@": "127.0.0.1"]
-        let source = RealComponents.repository.appendingPathComponent("Rig/janus")
-        for name in try FileManager.default.contentsOfDirectory(atPath: source.path) where name.hasSuffix(".jcfg") {
-            var text = try String(contentsOf: source.appendingPathComponent(name), encoding: .utf8)
-            for (key, value) in substitutions { text = text.replacingOccurrences(of: key, with: value) }
-            try text.write(toFile: configs + "/" + name, atomically: true, encoding: .utf8)
-        }
-        process = try ChildProcess(executable: RealComponents.janus,
-                                   arguments: ["-F", configs, "-C", configs + "/janus.jcfg", "-i", "127.0.0.1", "-o", "-d", "4",
-                                               "-L", directory + "/janus.log"],
-                                   outputPath: directory + "/janus.out")
-        url = URL(string: "http://127.0.0.1:\(port)/janus")!
-        progress("janus started at \(url)")
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if let (data, _) = try? await URLSession.shared.data(from: url.appendingPathComponent("info")),
-               String(decoding: data, as: UTF8.self).contains("janus.plugin.videoroom") {
-                progress("janus ready")
-                return
+        let port = try fixedPort ?? ServiceProcess.freePort()
+        let rtp = try ServiceProcess.freeUDPRange(count: 200)
+        let url = URL(string: "http://127.0.0.1:\(port)/janus")!
+        self.url = url
+        service = try await ServiceProcess("janus", executable: RealComponents.janus, at: url.absoluteString,
+                                           readyWithin: .seconds(20), pollingEvery: .milliseconds(200), stopGrace: .seconds(5)) { directory in
+            let configs = directory + "/conf"
+            try FileManager.default.createDirectory(atPath: configs, withIntermediateDirectories: true)
+            let substitutions = ["@@CONFIGS_FOLDER@@": configs, "@@RTP_PORT_RANGE@@": "\(rtp.lowerBound)-\(rtp.upperBound)",
+                                 "@@ICE_ENFORCE_LIST@@": "lo", "@@HTTP_PORT@@": "\(port)", "@@HTTP_IP@@": "127.0.0.1"]
+            let source = RealComponents.repository.appendingPathComponent("Rig/janus")
+            for name in try FileManager.default.contentsOfDirectory(atPath: source.path) where name.hasSuffix(".jcfg") {
+                try ServiceProcess.fill(source.appendingPathComponent(name), substitutions, to: configs + "/" + name)
             }
-            try await Task.sleep(for: .milliseconds(200))
+            return ["-F", configs, "-C", configs + "/janus.jcfg", "-i", "127.0.0.1", "-o", "-d", "4", "-L", directory + "/janus.log"]
+        } answers: {
+            guard let (data, _) = try? await URLSession.shared.data(from: url.appendingPathComponent("info")) else { return false }
+            return String(decoding: data, as: UTF8.self).contains("janus.plugin.videoroom")
         }
-        await stop()
-        throw JanusProcessError("janus did not answer at \(url) within 20 s (log: \(directory)/janus.log)")
     }
 
-    func stop() async { await process.stop(grace: .seconds(5)) }
+    func stop() async { await service.stop() }
 
     /// Kills Janus outright (SIGKILL): no goodbye to anyone, as in a crash.
-    func kill() async { await process.killAbruptly() }
-
-    /// `count` consecutive UDP ports that are all free now, starting at a random offset.
-    private static func freeUDPRange(count: UInt16) throws -> ClosedRange<UInt16> {
-        for _ in 0..<50 {
-            let low = UInt16.random(in: 20_000...(60_000 - count))
-            let range = low...(low + count - 1)
-            if range.allSatisfy(FreePort.udpIsFree) { return range }
-        }
-        throw JanusProcessError("no free UDP range of \(count) ports")
-    }
-}
-
-struct JanusProcessError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+    func kill() async { await service.kill() }
 }

@@ -207,9 +207,11 @@ public struct MediaConnectionMachine: Sendable {
             guard id.generation == generation, case .disconnected(let since, let restarts) = phase else { return stale() }
             switch id.kind {
             case .reconnectWindow:
-                phase = .ended
-                return [.destroyStream, .tearDown(peerConnection, handle)]
+                return expire()
             case .restartTimeout:
+                // A restart step due when the window is over (both timers at the same instant,
+                // delivered in either order) ends it as the window does: no last republish.
+                if now - since >= settings.reconnectWindow { return expire() }
                 if restarts < settings.maximumRestarts {
                     phase = .disconnected(since: since, restarts: restarts + 1)
                     return restart(now: now)
@@ -247,6 +249,11 @@ public struct MediaConnectionMachine: Sendable {
             actions.insert(.restartIce(handle), at: 0)
         }
         return actions
+    }
+
+    private mutating func expire() -> [Action] {
+        phase = .ended
+        return [.destroyStream, .tearDown(peerConnection, handle)]
     }
 
     private mutating func replace() -> [Action] {
