@@ -65,6 +65,16 @@ import Testing
             tick(3, .good, nil, delivered: 1_250_000),                   // > 1.2 Mbps
             tick(12, .good, nil, delivered: 600_000, [.configure(target(2))]),
         ]),
+        ("a step down 4 s after an up-switch needs two bad intervals, and still doubles the hold", [
+            tick(0, .excellent, 3_000_000, [.configure(target(2))]),
+            tick(1, .warning, 1_000_000),
+            tick(2, .warning, 1_000_000, [.configure(target(1))]),
+            tick(12, .good, 3_000_000, [.configure(target(2))]),
+            tick(16, .warning, 1_000_000),                              // 4 s after: not a failed probe's one interval
+            tick(17, .warning, 1_000_000, [.configure(target(1))]),     // within the hold: doubled to 20 s
+            tick(27, .good, 3_000_000),
+            tick(37, .good, 3_000_000, [.configure(target(2))]),
+        ]),
         ("a step down long after the up-switch waits for two bad intervals again", [
             tick(0, .excellent, 3_000_000, [.configure(target(2))]),
             tick(1, .warning, 1_000_000),

@@ -116,9 +116,21 @@ import Testing
         var feed = Feed()
         _ = feed.interval(rate: 1_700_000)                                      // no rate yet
         _ = feed.interval(rate: 1_700_000)                                      // f healthy at 1.7 Mbps
-        // 1.0 Mbps < 1.36 Mbps on f: full, estimate 1.0 Mbps, h fits (budget 850 kbps ≥ 548 kbps).
+        // 1.0 Mbps < 1.36 Mbps on f: full, estimate 1.0 Mbps, h fits (budget 850 kbps ≥ 548 kbps);
+        // the next interval loses packets: the second bad one.
         #expect(feed.interval(rate: 1_000_000) == [])
-        #expect(feed.interval(rate: 1_000_000) == [Self.configure(1), .receiveLimit(.downlink)])
+        #expect(feed.interval(rate: 1_000_000, loss: 0.05) == [Self.configure(1), .receiveLimit(.downlink)])
+    }
+
+    /// Two loss-free intervals short of the healthy rate are no full link (a publisher's rate
+    /// dip): the second gives no estimate, so no step down.
+    @Test func twoShortIntervalsWithoutLossAreNoStepDown() {
+        var feed = Feed()
+        _ = feed.interval(rate: 1_700_000)
+        _ = feed.interval(rate: 1_700_000)
+        #expect(feed.interval(rate: 1_000_000) == [])
+        #expect(feed.interval(rate: 1_000_000) == [])
+        #expect(feed.interval(rate: 1_000_000) == [])
     }
 
     /// A burst (a queue draining after a cap) sets a healthy rate the link never reaches again:

@@ -31,7 +31,8 @@ struct LayerPreferences: Sendable, Hashable {
 /// temporal layer that meets the preferred frame rate, whose bitrate plus audio fits the downlink
 /// estimate with a margin. Down after `downAfter` bad intervals in a row; up only after a hold
 /// since the last change, and an up-switch that brings the degradation back within the hold
-/// goes back down after one bad interval (a failed probe is undone at once) and doubles the
+/// goes back down (after one bad interval within `failedUpSwitchWindow`: a failed probe is
+/// undone at once) and doubles the
 /// hold (as congestion controllers back off). What the link carried when it was last full is
 /// taken as its capacity until it carries a fifth more: an up-switch to a layer that capacity
 /// does not fit waits twice the hold (each probe into a cap that still holds costs the
@@ -57,6 +58,10 @@ struct LayerPolicy: Sendable {
         var initialHold: Duration = .seconds(10)
         /// The longest hold.
         var maximumHold: Duration = .seconds(80)
+        /// How soon after an up-switch one bad interval undoes it (a failed probe); later, two
+        /// are needed as for any step down (measured: a publisher's rate dip 8 s after an
+        /// up-switch was taken for a failed probe).
+        var failedUpSwitchWindow: Duration = .seconds(3)
         /// The top temporal layer's frame rate, and the cumulative bitrate share of each
         /// temporal layer (VP8 L1T3 as libwebrtc allocates it).
         var topFrameRate = 30.0
@@ -292,7 +297,8 @@ struct LayerPolicy: Sendable {
             // A step down soon after a step up: the up-switch brought the trouble back, and is
             // undone after one bad interval.
             let failedUpSwitch = lastUpSwitch.map { now - $0 < hold } ?? false
-            guard lowerIntervals >= (failedUpSwitch ? 1 : configuration.downAfter) else { return [] }
+            let justUp = lastUpSwitch.map { now - $0 <= configuration.failedUpSwitchWindow } ?? false
+            guard lowerIntervals >= (justUp ? 1 : configuration.downAfter) else { return [] }
             if failedUpSwitch { hold = min(hold * 2, configuration.maximumHold) }
             lastUpSwitch = nil
             return change(to: desired, now: now)

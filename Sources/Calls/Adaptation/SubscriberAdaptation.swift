@@ -154,7 +154,11 @@ struct SubscriberAdaptation: Sendable {
             if let goodput, let forwardedSubstream, !paused, !skipLoss, !short, !switchedLastInterval, (loss ?? 0) < Self.overloadLoss {
                 healthyRates[forwardedSubstream] = healthyRates[forwardedSubstream].map { 0.7 * $0 + 0.3 * goodput } ?? goodput
             }
-            let estimate = (loss ?? 0) >= Self.overloadLoss || short ? goodput : nil
+            // A shortfall gives an estimate on its first loss-free interval (the queue fills
+            // before it overflows), not on the next: a full link loses packets by then, and two
+            // loss-free short intervals were a publisher's rate dip (measured: its encoder at 15
+            // frames a second for a moment), no reason to step down.
+            let estimate = (loss ?? 0) >= Self.overloadLoss || (short && quietShortIntervals <= 1) ? goodput : nil
             // The downlink as measured, not as reported: under our own `.downlink` limit the
             // monitor keeps reporting warning/bandwidth after the loss has gone (the attribution
             // after a step-down), which would never let the policy step up again.
