@@ -50,6 +50,9 @@ frames_out="$(mktemp)"
 swift run callscope frames convert Recordings/frames/astronaut-vp8-240x135.y4m.gz --to bgra -o "$frames_out"
 test "$(stat -c %s "$frames_out")" -eq $((4 * 240 * 135 * 4))    # 4 frames of 240x135 BGRA
 rm -f "$frames_out"
+# The README's call-by-call frame timings (Scripts/frames_harness.c) must keep compiling against
+# the AVX2 kernels: built, not run (timings are not tests; ~2 s).
+if [ "$(uname -m)" = x86_64 ]; then bash Scripts/frames_harness.sh --build-only; fi
 # The shipped rig recordings: each has its publishers' three layers, one decoded stream per publisher,
 # every publisher's sender-stats, no CPU-limited layer in its clean part (Rig/check_recording.py), and
 # its labels are what its scenario gives (Rig/labels.py --check). ~5 s.
