@@ -169,10 +169,10 @@ struct RealAdaptationTests {
                      + String(format: "intervals with frames from 5 s on: %.0f %%; ", share * 100) + "events \(timeline); intervals without frames at \(stalls)")
             #expect(lower != nil, "a lower layer forwarded during the cap")
             let recovery = resumed.map { $0.timeIntervalSince(start) }
-            // The issue asks for 5 s: measured 3.75 and 5.61 s (earlier signals: 4.67, 4.69, 5.71 s; the layer switch
-            // at 2.6-2.8 s, then 1-3 s until the new layer's key frame decodes through the full
-            // queue). This bounds it at 7 s so CI is not red on the misses; the README says so.
-            #expect(recovery.map { $0 <= 7 } == true, "frames decoded again within 7 s of the onset: \(String(describing: recovery))")
+            // The issue's 5 s. Measured 3.53-3.66 s in three runs with Janus's `nack_optimizations`
+            // (Rig/janus/janus.jcfg), 4.55-6.35 s without it: Janus retransmitted the old layer's
+            // lost packets into the downlink ahead of the new layer's key frame.
+            #expect(recovery.map { $0 <= 5 } == true, "frames decoded again within 5 s of the onset: \(String(describing: recovery))")
             // The policy probes the top layer again after its hold (10 s, doubling on failure),
             // which stalls a few intervals each time; before it no frame was decoded at all.
             #expect(share >= 0.5, "frames decoded in ≥ 50 % of the intervals from 5 s after the onset: \(share)")
