@@ -96,27 +96,17 @@ struct SubscriberAdaptation: Sendable {
             return (pairBytes - last.bytes) * 8 / ((reportTime - last.time) / 1000)
         }
         lastPair = (pairBytes, reportTime)
-        var loss: Double?
         // The first interval after a resume counts the pause's sequence-number gap as lost
         // (measured: 19-20 % "loss" on an uncapped link): no loss from it.
         let skipLoss = skipLossOnce || settling > 0
         skipLossOnce = false
         settling = max(0, settling - 1)
-        if let video {
-            if let last = lastVideo, video.videoPacketsLost >= last.lost, video.videoPacketsReceived >= last.received {
-                let lost = Double(video.videoPacketsLost - last.lost), received = Double(video.videoPacketsReceived - last.received)
-                if lost + received > 0, !skipLoss { loss = lost / (lost + received) }
-            }
-            lastVideo = (video.videoPacketsLost, video.videoPacketsReceived)
-        }
-        var audioLossy = false
-        if let audio {
-            if let last = lastAudio, audio.audioPacketsLost >= last.lost, audio.audioPacketsReceived >= last.received {
-                let lost = Double(audio.audioPacketsLost - last.lost), received = Double(audio.audioPacketsReceived - last.received)
-                audioLossy = lost + received > 0 && lost / (lost + received) >= Self.audioLoss
-            }
-            lastAudio = (audio.audioPacketsLost, audio.audioPacketsReceived)
-        }
+        let videoCounters = video.map { (lost: $0.videoPacketsLost, received: $0.videoPacketsReceived) }
+        let loss = skipLoss ? nil : videoCounters.flatMap { Self.lossFraction($0, since: lastVideo) }
+        lastVideo = videoCounters ?? lastVideo
+        let audioCounters = audio.map { (lost: $0.audioPacketsLost, received: $0.audioPacketsReceived) }
+        let audioLossy = audioCounters.flatMap { Self.lossFraction($0, since: lastAudio) }.map { $0 >= Self.audioLoss } ?? false
+        lastAudio = audioCounters ?? lastAudio
 
         // The latest message however old: under a downlink cap the data channel it comes on
         // starves too, and the layers it last listed are still the best knowledge.
@@ -227,6 +217,14 @@ struct SubscriberAdaptation: Sendable {
     }
 
     // MARK: -
+
+    /// The share of packets lost between two readings of a stream's counters; `nil` without an
+    /// earlier reading, when a counter went back, or when no packet was due.
+    static func lossFraction(_ counters: (lost: UInt64, received: UInt64), since last: (lost: UInt64, received: UInt64)?) -> Double? {
+        guard let last, counters.lost >= last.lost, counters.received >= last.received else { return nil }
+        let lost = Double(counters.lost - last.lost), received = Double(counters.received - last.received)
+        return lost + received > 0 ? lost / (lost + received) : nil
+    }
 
     /// The layers a message says are being sent (bitrate above 0), low to high by size; the
     /// substream is the position (Janus numbers a publisher's layers the same way). A layer is
