@@ -49,7 +49,12 @@ import Testing
         Row(name: "relay udp", pair: Pair(id: "a", lastReceived: 99_500, candidateType: "relay", relayProtocol: "udp"), expected: .udpRelay),
         Row(name: "relay tcp", pair: Pair(id: "a", lastReceived: 99_500, candidateType: "relay", relayProtocol: "tcp"), expected: .tcpRelay),
         Row(name: "relay tls", pair: Pair(id: "a", lastReceived: 99_500, candidateType: "relay", relayProtocol: "tls"), expected: .tcpRelay),
-        Row(name: "in-progress, fresh packet", pair: Pair(id: "a", state: "in-progress", lastReceived: 99_900), expected: []),
+        Row(name: "in-progress before any response, fresh packet", pair: Pair(id: "a", state: "in-progress", responses: 0, lastReceived: 99_900), expected: []),
+        Row(name: "in-progress without a response count, fresh packet", pair: Pair(id: "a", state: "in-progress", responses: nil, lastReceived: 99_900), expected: []),
+        // libwebrtc's consent ping on a working pair: `in-progress` until its answer.
+        Row(name: "in-progress after responses, fresh packet", pair: Pair(id: "a", state: "in-progress", lastReceived: 99_900), expected: .udpDirect),
+        Row(name: "in-progress after responses, received 1.1 s ago", pair: Pair(id: "a", state: "in-progress", lastReceived: 98_900), expected: []),
+        Row(name: "in-progress after responses, only sent recently", pair: Pair(id: "a", state: "in-progress", lastSent: 99_900), expected: []),
         Row(name: "failed, fresh packet", pair: Pair(id: "a", state: "failed", lastReceived: 99_900), expected: []),
     ]
 

@@ -10,10 +10,19 @@ import RTCStats
 /// selected pair). A working pair is classified by its local candidate: `relay` over udp →
 /// `udpRelay`, over tcp or tls → `tcpRelay`, anything else → `udpDirect`.
 ///
+/// A pair `in-progress` after it has had responses is one with a ping in flight: libwebrtc sets
+/// a working pair back to `in-progress` for each ping until its answer (seen on the rig: the
+/// selected pair `in-progress` with 18 responses and a packet 2 ms old, which made the path
+/// flap for one sample). It works while it received a packet within ``pingLiveness`` (not sent:
+/// a sender keeps sending into a blackout; measured 1.7 s into one, the last packet received
+/// 1.73 s before).
+///
 /// The first report of a pair has no previous counters, so it counts on its timestamps alone.
 public struct CandidatePairPathTracker: Sendable {
     /// How recent a pair's last packet must be (against the report's time) to count as alive.
     public let liveness: Double
+    /// How recent the last packet received on a pair with a ping in flight must be, ms.
+    public let pingLiveness: Double = 1000
     /// The paths after the last report.
     public private(set) var paths: ConnectionPaths = []
     /// Reports without a time stamp: their pairs count on rising responses only.
@@ -34,12 +43,14 @@ public struct CandidatePairPathTracker: Sendable {
         for pair in report.entries(ofType: .candidatePair) {
             let responses = pair.number("responsesReceived")
             if let responses { counters[pair.id] = responses }
-            guard pair.string("state") == "succeeded" else { continue }
+            let state = pair.string("state")
+            let pinging = state == "in-progress" && (responses ?? 0) > 0
+            guard state == "succeeded" || pinging else { continue }
             let rose = responses.map { value in responsesByPair[pair.id].map { value > $0 } ?? false } ?? false
+            let keys = pinging ? ["lastPacketReceivedTimestamp"] : ["lastPacketReceivedTimestamp", "lastPacketSentTimestamp"]
+            let window = pinging ? pingLiveness : liveness
             let recent = now.map { time in
-                ["lastPacketReceivedTimestamp", "lastPacketSentTimestamp"].contains { key in
-                    pair.number(key).map { abs(time - $0) <= liveness } ?? false
-                }
+                keys.contains { key in pair.number(key).map { abs(time - $0) <= window } ?? false }
             } ?? false
             guard rose || recent else { continue }
             found.insert(Self.classify(localCandidate: pair.string("localCandidateId").flatMap { report[$0] }))
