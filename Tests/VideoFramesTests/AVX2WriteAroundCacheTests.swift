@@ -3,7 +3,8 @@ import Testing
 @testable import VideoFrames
 
 /// The AVX2 YUV → BGRA kernels with non-temporal stores (what ``FrameConverter`` runs for
-/// destinations of ``AVX2Kernels/writeAroundCacheBytes`` or more) equal the scalar reference
+/// destinations of ``AVX2Kernels/writeAroundCacheBytes`` or more that were not written
+/// recently) equal the scalar reference
 /// bit for bit, padding untouched: every row start alignment (strides that are not multiples
 /// of 64 move each row's first whole line), rows not starting on 8 bytes (the ordinary-store
 /// fallback), and widths whose pixels before and after the whole lines take every length.
@@ -37,15 +38,25 @@ struct AVX2WriteAroundCacheTests {
         }
     }
 
-    /// A 720p frame through ``FrameConverter`` takes that path (its destination is over the
-    /// threshold) and still equals the reference, on one thread and on several.
+    /// A 720p frame (a destination over ``AVX2Kernels/writeAroundCacheBytes``) equals the
+    /// reference through the kernel with either kind of store, and through ``FrameConverter``
+    /// (which picks one per call, see ``DestinationReuse``) on one thread and on several.
     @Test(arguments: [PixelFormat.i420, .nv12])
-    func converterWritesLargeFramesAroundTheCache(format: PixelFormat) throws {
+    func largeFramesWithEitherStoreEqualTheReference(format: PixelFormat) throws {
         var rng = SplitMix64(seed: 33)
         let source = TestFrame.random(format, width: 1280, height: 720, padding: 20, using: &rng)
         var probe = TestFrame(.bgra, width: 1280, height: 720, padding: 12)
-        #expect(try probe.withMutableFrame { AVX2Kernels.writesAroundCache($0) })
+        #expect(try probe.withMutableFrame { AVX2Kernels.writesAroundCache($0, recentlyWritten: false) })
+        #expect(try !probe.withMutableFrame { AVX2Kernels.writesAroundCache($0, recentlyWritten: true) })
         let reference = try source.converted(to: .bgra, with: FrameConverter(implementation: .reference), padding: 12, paddingFill: 0xAB)
+        let k = AVX2Kernels.cCoefficients(YUVToRGBCoefficients(.bt601Limited))
+        for around in [true, false] {
+            var destination = TestFrame(.bgra, width: 1280, height: 720, padding: 12, fill: 0xAB)
+            try source.withFrame { frame in
+                try destination.withMutableFrame { AVX2Kernels.yuvToBGRA(frame, $0, k, chromaRows: 0..<360, writeAroundCache: around) }
+            }
+            #expect(VectorEquivalenceTests.firstDifference(destination, reference) == nil, "\(format) around the cache: \(around)")
+        }
         for parallelism in [Parallelism.none, .threads(3)] {
             let fast = try source.converted(to: .bgra, with: FrameConverter(implementation: .vectorized, parallelism: parallelism), padding: 12, paddingFill: 0xAB)
             #expect(VectorEquivalenceTests.firstDifference(fast, reference) == nil, "\(format) \(parallelism)")

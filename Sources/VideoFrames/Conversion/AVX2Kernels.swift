@@ -19,17 +19,18 @@ enum AVX2Kernels {
                                 luma_bias: k.lumaBias, chroma_bias: RGBToYUVCoefficients.chromaBias)
     }
 
-    /// BGRA destinations of at least this many bytes (720p is 3.5 MiB) are written around the
+    /// BGRA destinations of at least this many bytes (720p is 3.5 MiB) may be written around the
     /// cache: more than a core's L2 (1–2 MiB on current x86-64 CPUs), so the frame leaves the
-    /// core's caches before anything reads it, and a frame that is not in cache is then not
-    /// read before being overwritten. Measured (720p, bench machine): frames that are not in
-    /// cache 0.71–0.91× libyuv instead of about 1.0×, the same frame converted again and again
-    /// 0.80–0.87× instead of 0.74×.
+    /// core's caches before anything reads it. Smaller ones always get ordinary stores.
     static let writeAroundCacheBytes = 2 << 20
 
-    /// Whether the YUV → BGRA kernels write `destination` around the cache.
-    static func writesAroundCache(_ destination: MutableVideoFrame) -> Bool {
-        destination.plane0.bytes.count >= writeAroundCacheBytes
+    /// Whether the YUV → BGRA kernels write `destination` around the cache: when it is large
+    /// (``writeAroundCacheBytes``) and was not `recentlyWritten` (``DestinationReuse``), so it
+    /// is probably not in cache and is then not read before being overwritten. Measured (720p,
+    /// bench machine, against libyuv): frames that are not in cache 0.71–0.91× with
+    /// non-temporal stores instead of about 1.0×.
+    static func writesAroundCache(_ destination: MutableVideoFrame, recentlyWritten: Bool) -> Bool {
+        destination.plane0.bytes.count >= writeAroundCacheBytes && !recentlyWritten
     }
 
     /// I420 / NV12 → BGRA: the luma rows of chroma rows `chromaRows`; with `writeAroundCache`

@@ -69,7 +69,7 @@ public struct FrameConverter: Sendable, Hashable {
             case .avx2:
                 #if arch(x86_64)
                 let ck = AVX2Kernels.cCoefficients(k)
-                let around = AVX2Kernels.writesAroundCache(destination)
+                let around = AVX2Kernels.writesAroundCache(destination, recentlyWritten: SharedDestinationReuse.shared.record(source, destination))
                 RowBands.run(chromaRows: chromaRows, threads: threads) { AVX2Kernels.yuvToBGRA(source, destination, ck, chromaRows: $0, writeAroundCache: around) }
                 #else
                 preconditionFailure("AVX2 is selected only on x86-64")
@@ -86,6 +86,7 @@ public struct FrameConverter: Sendable, Hashable {
             case .avx2:
                 #if arch(x86_64)
                 let ck = AVX2Kernels.cCoefficients(k)
+                _ = SharedDestinationReuse.shared.record(source, destination)  // its traffic counts for the others
                 RowBands.run(chromaRows: chromaRows, threads: threads) { AVX2Kernels.bgraToI420(source, destination, k, ck, chromaRows: $0) }
                 #else
                 preconditionFailure("AVX2 is selected only on x86-64")
