@@ -14,14 +14,12 @@
 // 720p and 1080p, back-to-back calls on the same frame (I420 measured no better that way).
 //
 // Stores: ordinary (cached), or, when the caller asks (`write_around_cache`: Swift asks for
-// frames too large to stay near the core, see `AVX2Kernels`), non-temporal for every whole
-// 64-byte line of a row, so a destination that is not in cache is written without first being
-// read. The few pixels before a row's first whole line and after its last one are written with
-// masked ordinary stores, so no line gets both kinds. Measured at 720p on the bench machine
-// (a C harness, alternating calls with libyuv): frames cycled from 64 MB 0.90-0.95x libyuv
-// instead of 1.0x, the same frame again and again 0.85x instead of 0.74x. Prefetching the
-// destination (PREFETCHW) 1-4 rows ahead and the sources 2-4 rows ahead measured no better
-// or worse than neither.
+// large destinations it has not written recently, see `DestinationReuse`), non-temporal for
+// every whole 64-byte line of a row, so a destination that is not in cache is written without
+// first being read. The few pixels before a row's first whole line and after its last one are
+// written through ordinary stores of a copy, so no line gets both kinds. Prefetching the
+// destination (PREFETCHW) 1-4 rows ahead and the sources 2-4 rows ahead measured no better or
+// worse than neither.
 
 #include "CVideoFramesAVX2.h"
 
@@ -166,7 +164,7 @@ CVF_AVX2_INLINE void convert_part(const uint8_t *y, const uint8_t *c1, const uin
 /// before (it writes the same bytes, or with `around` only the pixels not yet written); only
 /// an odd width's last pixel, or a row narrower than 32, goes through `convert_part`.
 /// `around`: non-temporal stores for the row's whole 64-byte lines (when the row starts on 8
-/// bytes, so that its first whole line starts at an even pixel), masked ordinary stores for
+/// bytes, so that its first whole line starts at an even pixel), ordinary stores of a copy for
 /// the pixels before and after them.
 CVF_AVX2_INLINE void convert_row(const uint8_t *y, const uint8_t *c1, const uint8_t *c2, int nv12, uint8_t *d, ptrdiff_t width, int around, const Constants *c) {
     if (width < 32) {

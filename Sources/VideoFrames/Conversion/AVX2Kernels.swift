@@ -27,8 +27,8 @@ enum AVX2Kernels {
     /// Whether the YUV → BGRA kernels write `destination` around the cache: when it is large
     /// (``writeAroundCacheBytes``) and was not `recentlyWritten` (``DestinationReuse``), so it
     /// is probably not in cache and is then not read before being overwritten. Measured (720p,
-    /// bench machine, against libyuv): frames that are not in cache 0.71–0.91× with
-    /// non-temporal stores instead of about 1.0×.
+    /// bench machine, against libyuv): frames that are not in cache 0.66–0.73× with
+    /// non-temporal stores instead of 0.84–1.05×.
     static func writesAroundCache(_ destination: MutableVideoFrame, recentlyWritten: Bool) -> Bool {
         destination.plane0.bytes.count >= writeAroundCacheBytes && !recentlyWritten
     }

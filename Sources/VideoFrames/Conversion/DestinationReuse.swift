@@ -9,7 +9,7 @@ import Dispatch
 /// non-temporal stores spare a destination that is not in cache the read before the write, but
 /// they evict one that is, and then every frame goes to memory: converting the same 720p frame
 /// back to back, 0.93–1.02× libyuv with them against 0.78–0.80× without (bench machine; frames
-/// cycled from 64 MB, 0.66–0.75× with them against 0.84–1.05× without).
+/// cycled from 64 MB, 0.66–0.73× with them against 0.84–1.05× without).
 ///
 /// Only conversions are counted: other work that passes memory through the cache makes a
 /// destination look nearer than it is, which costs what ordinary stores cost today (libyuv's
