@@ -24,7 +24,7 @@ struct NetworkNamespace: Sendable {
     static func run(_ arguments: [String]) async throws {
         let process = try ChildProcess(executable: arguments[0], arguments: Array(arguments.dropFirst()))
         let code = await process.exitCode()
-        guard code == 0 else { throw JanusProcessError("\(arguments.joined(separator: " ")) failed (\(code.map(String.init) ?? "signal"))") }
+        guard code == 0 else { throw RigError("\(arguments.joined(separator: " ")) failed (\(code.map(String.init) ?? "signal"))") }
     }
 
     static func inside(_ arguments: [String]) -> [String] { ["/usr/sbin/ip", "netns", "exec", name] + arguments }

@@ -86,7 +86,7 @@ struct RealCallTests {
             // A feed can be subscribed to once its PeerConnection is up (before: error 428).
             let publishingBy = ContinuousClock.now + .seconds(20)
             while try await !subscriberHandle.listParticipants(room: Self.room).contains(where: { $0.id == joined.id && $0.publishing }) {
-                guard ContinuousClock.now < publishingBy else { throw JanusProcessError("the publisher never became a feed") }
+                guard ContinuousClock.now < publishingBy else { throw RigError("the publisher never became a feed") }
                 try await Task.sleep(for: .milliseconds(250))
             }
             let (streams, subscriberOffer) = try await subscriberHandle.joinAsSubscriber(

@@ -38,7 +38,7 @@ final class ServiceProcess: Sendable {
             }
         }
         await stop()
-        throw JanusProcessError("\(name) did not answer at \(address) within \(timeout) (log: \(directory))")
+        throw RigError("\(name) did not answer at \(address) within \(timeout) (log: \(directory))")
     }
 
     /// SIGTERM, then SIGKILL after the grace it was started with; returns when it has exited.
@@ -54,7 +54,7 @@ final class ServiceProcess: Sendable {
         for _ in 0..<20 {
             if let port = FreePort.tcp(), !udpToo || FreePort.udpIsFree(port) { return port }
         }
-        throw JanusProcessError(udpToo ? "no port free for both TCP and UDP" : "no free TCP port")
+        throw RigError(udpToo ? "no port free for both TCP and UDP" : "no free TCP port")
     }
 
     /// `count` consecutive UDP ports that are all free now, starting at a random offset.
@@ -64,7 +64,7 @@ final class ServiceProcess: Sendable {
             let range = low...(low + count - 1)
             if range.allSatisfy(FreePort.udpIsFree) { return range }
         }
-        throw JanusProcessError("no free UDP range of \(count) ports")
+        throw RigError("no free UDP range of \(count) ports")
     }
 
     /// The configuration template `template` with every placeholder replaced, written to `path`.
@@ -75,7 +75,9 @@ final class ServiceProcess: Sendable {
     }
 }
 
-struct JanusProcessError: Error, CustomStringConvertible {
+/// A rig part (Janus, coturn, a network namespace, a call through them) that did not come up
+/// or behave as a test needs: what happened, with where to look.
+struct RigError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }

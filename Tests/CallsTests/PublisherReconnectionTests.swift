@@ -97,12 +97,7 @@ import Testing
 
     @Test(arguments: cases.indices)
     func table(_ index: Int) {
-        let (name, steps) = Self.cases[index]
-        var machine = M()
-        for (number, step) in steps.enumerated() {
-            let actions = machine.receive(step.input, now: .seconds(step.at))
-            #expect(actions == step.expect, "\(name), step \(number) at \(step.at) s: \(step.input)")
-        }
+        SubscriberConnectionMachineTests.play(Self.cases[index])
     }
 
     // MARK: - Through the session, on the fakes

@@ -123,7 +123,13 @@ import Testing
 
     @Test(arguments: cases.indices)
     func table(_ index: Int) {
-        let (name, steps) = Self.cases[index]
+        Self.play(Self.cases[index])
+    }
+
+    /// Feeds a case's steps to a fresh machine, expecting each step's actions (the publisher's
+    /// tables run here too: it is the same machine).
+    static func play(_ named: (String, [Step])) {
+        let (name, steps) = named
         var machine = M()
         for (number, step) in steps.enumerated() {
             let actions = machine.receive(step.input, now: .seconds(step.at))
