@@ -45,11 +45,6 @@ struct DeltaKeyHints {
 }
 
 extension Cursor {
-    /// Whether the byte at the cursor is `byte`.
-    @inline(__always) func at(_ byte: UInt8) -> Bool {
-        position < bytes.count && bytes[position] == byte
-    }
-
     mutating func parseDeltaLine(into delta: inout StatsDelta, hints: (String) -> DeltaKeyHints) throws(StatsParseError) -> (peerConnection: String, time: Double)? {
         skipWhitespace()
         guard at(UInt8(ascii: "[")) else { return nil }
@@ -87,42 +82,6 @@ extension Cursor {
         let equal = plain.withUnsafeBufferPointer { key in key.isEmpty || memcmp(key.baseAddress!, base + start, key.count) == 0 }
         if equal { position = start + plain.count + 1 }
         return equal
-    }
-
-    // MARK: - Objects, member by member
-
-    /// Enters the object at the cursor (at its `{`): `true` with the cursor at its first key's
-    /// opening quote, `false` (the cursor after it) when it is empty. With ``nextMember()``,
-    /// the object prologue and key loop the delta object and its entries share, as a plain loop
-    /// (no closure to inline: this is the hot path of replay):
-    /// `guard try openObject() else { return }; repeat { … } while try nextMember()`.
-    @inline(__always) mutating func openObject() throws(StatsParseError) -> Bool {
-        try enter()
-        position += 1
-        skipWhitespace()
-        if at(UInt8(ascii: "}")) {
-            position += 1
-            depth -= 1
-            return false
-        }
-        try expectKey()
-        return true
-    }
-
-    /// After a member's value: `true` with the cursor at the next key's opening quote, `false`
-    /// (the cursor after it, the object left) at the closing `}`.
-    @inline(__always) mutating func nextMember() throws(StatsParseError) -> Bool {
-        guard try separator(close: UInt8(ascii: "}")) else {
-            depth -= 1
-            return false
-        }
-        try expectKey()
-        return true
-    }
-
-    @inline(__always) private mutating func expectKey() throws(StatsParseError) {
-        skipWhitespace()
-        guard at(UInt8(ascii: "\"")) else { throw failure("expected a quoted object key") }
     }
 
     /// The delta object: members whose values are objects become entries; the others are read

@@ -86,50 +86,20 @@ extension Cursor {
         }
     }
 
-    /// After a member or element: `true` for ',', `false` for the closing byte.
-    @inline(__always) mutating func separator(close: UInt8) throws(StatsParseError) -> Bool {
-        skipWhitespace()
-        guard position < bytes.count else { throw failure("expected ',' or '\(Character(Unicode.Scalar(close)))'") }
-        let byte = bytes[position]
-        if byte == UInt8(ascii: ",") {
-            position += 1
-            return true
-        }
-        if byte == close {
-            position += 1
-            return false
-        }
-        throw failure("expected ',' or '\(Character(Unicode.Scalar(close)))'")
-    }
-
-    @inline(__always) mutating func colon() throws(StatsParseError) {
-        skipWhitespace()
-        guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw failure("expected ':' after an object key") }
-        position += 1
-        skipWhitespace()
-    }
-
     /// One entry object; `nil` when it lacks an id or a timestamp (the general path explains).
     /// Known fields are decoded; the others are validated and skipped, and the entry keeps its
     /// object's bytes to decode them on demand.
     mutating func parseEntry(fallbackID: String?, defaultTimestamp: Double?) throws(StatsParseError) -> StatsEntry? {
         guard let document else { return nil }
-        try enter()
         let start = position
-        position += 1
         var values: [StatsValue] = []
         values.reserveCapacity(12)
         var index = KnownFieldIndex()
         var id = fallbackID
         var type: String?
         var timestamp: Double?
-        skipWhitespace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-            position += 1
-        } else {
-            while true {
-                skipWhitespace()
-                guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw failure("expected a quoted object key") }
+        if try openObject() {
+            repeat {
                 let key = try parseKnownKey()
                 try colon()
                 if let known = key {
@@ -148,10 +118,8 @@ extension Cursor {
                 } else {
                     try skipValue()
                 }
-                guard try separator(close: UInt8(ascii: "}")) else { break }
-            }
+            } while try nextMember()
         }
-        depth -= 1
         if let defaultTimestamp, timestamp == nil || timestamp == 0 { timestamp = defaultTimestamp }
         guard let id, let timestamp else { return nil }
         let resolved = type.map(StatsType.init(rawValue:)) ?? StatsType(inferredFromID: id) ?? StatsType(rawValue: "unknown")

@@ -143,40 +143,14 @@ struct Cursor {
     }
 
     mutating func parseObject() throws(StatsParseError) -> StatsValue {
-        try enter()
-        position += 1
         var fields: [StatsField] = []
-        skipWhitespace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-            position += 1
-            depth -= 1
-            return .object(fields)
-        }
+        guard try openObject() else { return .object(fields) }
         fields.reserveCapacity(16)
-        while true {
-            skipWhitespace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
-                throw failure("expected a quoted object key")
-            }
+        repeat {
             let key = try parseKey().name
-            skipWhitespace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
-                throw failure("expected ':' after an object key")
-            }
-            position += 1
-            skipWhitespace()
-            let value = try parseValue()
-            fields.append(StatsField(key, value))
-            skipWhitespace()
-            guard position < bytes.count else { throw failure("expected ',' or '}'") }
-            let separator = bytes[position]
-            position += 1
-            if separator == UInt8(ascii: ",") { continue }
-            if separator == UInt8(ascii: "}") { break }
-            position -= 1
-            throw failure("expected ',' or '}'")
-        }
-        depth -= 1
+            try colon()
+            fields.append(StatsField(key, try parseValue()))
+        } while try nextMember()
         return .object(fields)
     }
 
