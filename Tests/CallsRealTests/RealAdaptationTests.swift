@@ -56,50 +56,24 @@ struct RealAdaptationTests {
         }
     }
 
-    func withCapRig(publisher settings: CallPublisherSettings = CallPublisherSettings(name: "alice", media: LocalMediaSettings(frameRate: 15), senderStatsTrack: true),
-                    _ body: (NetworkNamespace, CallPublisher, Observed) async throws -> Void) async throws {
-        let namespace = try await NetworkNamespace.create()
-        let work = NSTemporaryDirectory() + "callscope-adapt-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        var janus: JanusProcess?
-        var engines: [ChromiumMediaEngine] = []
-        var sessions: [CallSession] = []
-        do {
-            janus = try await JanusProcess()
-            let url = try #require(janus?.url)
-            engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions(fakeCameraFrameRate: 15)))
-            engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions(
-                chromiumPath: try namespace.chromiumWrapper(in: work), fakeCameraFrameRate: 15,
-                extraArguments: ["--remote-debugging-pipe"])))
-            let alice = CallSession(signaling: JanusSignaling(url: url, room: RealCallTests.room), engine: engines[0],
-                                    clock: ContinuousClock(), wallClock: Date.init)
-            let bob = CallSession(signaling: JanusSignaling(url: url, room: RealCallTests.room), engine: engines[1],
-                                  clock: ContinuousClock(), wallClock: Date.init)
-            sessions = [alice, bob]
-            let bobEvents = Timed(bob.events)
-            try await alice.connect(display: "alice")
-            let publisher = CallPublisher(settings: settings)
-            try await alice.publish(publisher)
-            try await bob.connect(display: "bob")
-            _ = await bobEvents.wait(.seconds(20)) { if case .streamCreated = $0 { true } else { false } }
-            let stream = try #require(await bob.streams.first)
-            let subscriber = CallSubscriber(stream: stream)
-            let observed = Observed(subscriber: subscriber, events: Timed(subscriber.events), stats: Timed(subscriber.statsMonitor.events))
-            try await bob.subscribe(subscriber)
-            #expect(await observed.events.wait(.seconds(20)) { $0 == .didConnect(stream) } != nil, "didConnect")
+    /// The call of ``TwoClientCall`` with Bob in the namespace, once his subscriber is on the
+    /// top layer with 5 s of steady media; the cap is removed after `body` whatever happened.
+    func withCapRig(publisher settings: CallPublisherSettings = CallPublisherSettings(name: "alice", media: TwoClientCall.media, senderStatsTrack: true),
+                    _ body: (CallPublisher, Observed) async throws -> Void) async {
+        await TwoClientCall.run("adaptation scenario", .init(namespaced: .bob, steady: .zero, publisher: settings)) { call in
+            let observed = Observed(subscriber: try #require(call.subscriber), events: try #require(call.lifecycle), stats: try #require(call.subscriberStats))
             // Steady media first: the top layer, frames decoded.
             _ = await observed.events.wait(.seconds(10)) { if case .layerChanged(2, _) = $0 { true } else { false } }
             try await Task.sleep(for: .seconds(5))
-            progress("before the cap: events \(Self.describe(observed.events.all.map(\.1))), layers \(subscriber.statsMonitor.latestSenderStatsReceipt?.message.layers.map { "\($0.width)x\($0.height)@\(Int($0.bitrate / 1000))k" } ?? [])")
-            try await body(namespace, publisher, observed)
-        } catch {
-            Issue.record("adaptation scenario failed: \(error)")
+            progress("before the cap: events \(Self.describe(observed.events.all.map(\.1))), layers \(observed.subscriber.statsMonitor.latestSenderStatsReceipt?.message.layers.map { "\($0.width)x\($0.height)@\(Int($0.bitrate / 1000))k" } ?? [])")
+            do {
+                try await body(call.publisher, observed)
+            } catch {
+                try? await Self.removeCap()
+                throw error
+            }
+            try? await Self.removeCap()
         }
-        try? await Self.removeCap()
-        for session in sessions { await session.disconnect() }
-        for engine in engines { await engine.shutdown() }
-        await janus?.stop()
-        await NetworkNamespace.remove()
     }
 
     static func describe(_ events: [CallSubscriberEvent]) -> String {
@@ -148,7 +122,7 @@ struct RealAdaptationTests {
     /// decoded again within 5 s of the onset.
     @Test(.timeLimit(.minutes(3)))
     func aCapThatFitsALowerLayerGetsFramesDecodedWithin5Seconds() async throws {
-        try await withCapRig { _, _, observed in
+        await withCapRig { _, observed in
             let (start, end) = try await holdCap(kbit: 400, seconds: Self.hold)
             let rates = observed.frameRates
             // The first interval after the onset that decodes nothing, and the first one after the
@@ -185,7 +159,7 @@ struct RealAdaptationTests {
     /// 15 s of the cap's removal.
     @Test(.timeLimit(.minutes(3)))
     func aCapBelowTheLowestLayerFallsBackToAudioAndRecovers() async throws {
-        try await withCapRig { _, _, observed in
+        await withCapRig { _, observed in
             let (start, end) = try await holdCap(kbit: 100, seconds: Self.hold)
             let disabled = observed.events.all.first { $0.0 > start && $0.1 == .videoDisabled(.qualityChanged) }?.0
             let enabled = await observed.events.wait(.seconds(20)) { _ in
@@ -212,8 +186,8 @@ struct RealAdaptationTests {
     /// the video stays, on the lowest layer, with a warning and no `videoDisabled`.
     @Test(.timeLimit(.minutes(3)))
     func withoutAudioFallbackTheLowestLayerStaysWithAWarning() async throws {
-        let settings = CallPublisherSettings(name: "alice", media: LocalMediaSettings(frameRate: 15), senderStatsTrack: true, audioFallbackEnabled: false)
-        try await withCapRig(publisher: settings) { _, _, observed in
+        let settings = CallPublisherSettings(name: "alice", media: TwoClientCall.media, senderStatsTrack: true, audioFallbackEnabled: false)
+        await withCapRig(publisher: settings) { _, observed in
             let (start, _) = try await holdCap(kbit: 100, seconds: min(Self.hold, 15))
             let events = observed.events.all.filter { $0.0 > start }
             let warning = events.first { $0.1 == .videoDisableWarning }?.0
@@ -230,7 +204,7 @@ struct RealAdaptationTests {
     /// `videoEnabled` with `publisherPropertyChanged`.
     @Test(.timeLimit(.minutes(3)))
     func aPublisherCameraOffAndOnIsPublisherPropertyChanged() async throws {
-        try await withCapRig { _, publisher, observed in
+        await withCapRig { publisher, observed in
             let off = Date()
             publisher.publishVideo = false
             let disabled = await observed.first(after: off, within: .seconds(6)) { $0 == .videoDisabled(.publisherPropertyChanged) }
@@ -250,7 +224,7 @@ struct RealAdaptationTests {
     /// forwards the layer asked for within 2 stats intervals (2 s) each time.
     @Test(.timeLimit(.minutes(3)))
     func aPreferredResolutionLoweredAndRaisedTakesEffectWithinTwoIntervals() async throws {
-        try await withCapRig { _, _, observed in
+        await withCapRig { _, observed in
             let lowered = Date()
             observed.subscriber.preferredResolution = CallVideoDimensions(width: 480, height: 270)
             let middle = await observed.first(after: lowered, within: .seconds(5)) { if case .layerChanged(1, _) = $0 { true } else { false } }

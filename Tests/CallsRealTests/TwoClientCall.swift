@@ -2,6 +2,7 @@ import Calls
 import CallsChromium
 import CallsJanus
 import Foundation
+import Observability
 import Testing
 
 /// The real tests' call, set up in one place: a Janus of our own, Alice publishing (15 fps,
@@ -22,6 +23,8 @@ final class TwoClientCall: Sendable {
         var subscribe = true
         /// Steady media before `body` runs, after `didConnect`.
         var steady: Duration = .seconds(4)
+        /// Alice's publisher.
+        var publisher = CallPublisherSettings(name: "alice", media: TwoClientCall.media)
     }
 
     let namespace: NetworkNamespace?
@@ -32,9 +35,11 @@ final class TwoClientCall: Sendable {
     let bobEvents: Timed<CallSessionEvent>
     /// Alice's stream as Bob first saw it.
     let stream: CallStream
-    /// Bob's subscriber to `stream` and its lifecycle events (with `Setup.subscribe`).
+    /// Bob's subscriber to `stream`, its events and its stats callbacks, from before it
+    /// subscribed (with `Setup.subscribe`).
     let subscriber: CallSubscriber?
     let lifecycle: Timed<CallSubscriberEvent>?
+    let subscriberStats: Timed<StatsCallback>?
     private let janusProcess: Locked<JanusProcess>
 
     /// The Janus the call runs on now.
@@ -47,7 +52,7 @@ final class TwoClientCall: Sendable {
 
     private init(namespace: NetworkNamespace?, janus: JanusProcess, alice: CallSession, bob: CallSession, publisher: CallPublisher,
                  publisherEvents: Timed<CallPublisherEvent>, bobEvents: Timed<CallSessionEvent>, stream: CallStream,
-                 subscriber: CallSubscriber?, lifecycle: Timed<CallSubscriberEvent>?) {
+                 subscriber: CallSubscriber?, lifecycle: Timed<CallSubscriberEvent>?, subscriberStats: Timed<StatsCallback>?) {
         self.namespace = namespace
         janusProcess = Locked(janus)
         self.alice = alice
@@ -58,6 +63,7 @@ final class TwoClientCall: Sendable {
         self.stream = stream
         self.subscriber = subscriber
         self.lifecycle = lifecycle
+        self.subscriberStats = subscriberStats
     }
 
     /// Kills Janus (SIGKILL, as a crash) and starts a new one on the same port.
@@ -99,7 +105,7 @@ final class TwoClientCall: Sendable {
             let bobEvents = Timed(bob.events)
             if setup.bobJoinsFirst { try await bob.connect(display: "bob") }
             try await alice.connect(display: "alice")
-            let publisher = CallPublisher(settings: CallPublisherSettings(name: "alice", media: media))
+            let publisher = CallPublisher(settings: setup.publisher)
             let publisherEvents = Timed(publisher.events)
             try await alice.publish(publisher)
             if !setup.bobJoinsFirst { try await bob.connect(display: "bob") }
@@ -107,11 +113,12 @@ final class TwoClientCall: Sendable {
             let created = await bobEvents.wait(.seconds(20)) { if case .streamCreated(let s) = $0 { s.streamId == aliceID } else { false } }
             try #require(created != nil, "bob sees alice's stream")
             let stream = try #require(await bob.streams.first { $0.streamId == aliceID })
-            var subscriber: CallSubscriber?, lifecycle: Timed<CallSubscriberEvent>?
+            var subscriber: CallSubscriber?, lifecycle: Timed<CallSubscriberEvent>?, subscriberStats: Timed<StatsCallback>?
             if setup.subscribe {
                 let made = CallSubscriber(stream: stream)
                 subscriber = made
                 lifecycle = Timed(made.events)
+                subscriberStats = Timed(made.statsMonitor.events)
                 try await bob.subscribe(made)
                 let connected = await lifecycle?.wait(.seconds(20)) { $0 == .didConnect(stream) }
                 try #require(connected != nil, "bob's subscriber connects")
@@ -119,7 +126,7 @@ final class TwoClientCall: Sendable {
             }
             let ready = TwoClientCall(namespace: namespace, janus: try #require(janus), alice: alice, bob: bob, publisher: publisher,
                                       publisherEvents: publisherEvents, bobEvents: bobEvents, stream: stream,
-                                      subscriber: subscriber, lifecycle: lifecycle)
+                                      subscriber: subscriber, lifecycle: lifecycle, subscriberStats: subscriberStats)
             call = ready
             try await body(ready)
         } catch {
