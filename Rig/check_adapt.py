@@ -31,6 +31,8 @@ import json
 import os
 import sys
 
+from labels import actual_times
+
 ADAPT_EVENTS = ("subscriber.layerChanged", "subscriber.videoDisableWarning", "subscriber.videoDisableWarningLifted",
                 "subscriber.videoDisabled", "subscriber.videoEnabled")
 
@@ -64,12 +66,12 @@ def per_second(lines: list[dict], t0: int) -> dict[int, dict]:
 
 
 def cap_times(lines: list[dict], t0: int) -> tuple[float, float] | None:
-    """(onset, removal) in s from t0 of the first impairment the rig applied, else None."""
-    start = next((l["t"] for l in lines if l.get("peer") == "rig" and l.get("event") == "impairment-start"), None)
-    end = next((l["t"] for l in lines if l.get("peer") == "rig" and l.get("event") == "impairment-end"), None)
-    if start is None or end is None:
+    """(onset, removal) in s from t0 of the rig's first impairment step, else None."""
+    steps = actual_times(lines, t0)
+    if not steps:
         return None
-    return (start - t0) / 1000, (end - t0) / 1000
+    start, end = steps[min(steps)]
+    return start / 1000, end / 1000
 
 
 def check(lines: list[dict], t0: int, expect: str | None) -> tuple[list[str], list[str]]:
