@@ -116,8 +116,8 @@ CVF_AVX2_INLINE void stream32(uint8_t *d, Pixels32 px) {
 }
 
 /// Ordinary stores of pixels `from..<to` (within 0...32) of 32 pixels (in pixel order) whose
-/// first is at `d`,
-/// through a copy; the others are not touched. (Masked stores, `vpmaskmovd`, measured slower.)
+/// first is at `d`, through a copy; the others are not touched. (Masked stores, `vpmaskmovd`,
+/// measured slower.)
 CVF_AVX2_INLINE void store32_part(uint8_t *d, Pixels32 px, ptrdiff_t from, ptrdiff_t to) {
     uint8_t t[128];
     store32(t, px);

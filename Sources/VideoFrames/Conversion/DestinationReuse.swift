@@ -12,8 +12,8 @@ import Dispatch
 /// cycled from 64 MB, 0.66–0.73× with them against 0.84–1.05× without).
 ///
 /// Only conversions are counted: other work that passes memory through the cache makes a
-/// destination look nearer than it is, which costs what ordinary stores cost today (libyuv's
-/// speed), nothing worse.
+/// destination look nearer than it is, which costs what ordinary stores cost on a destination
+/// that is not in cache (about libyuv's speed), nothing worse.
 struct DestinationReuse: Sendable {
     /// The largest reuse distance, in bytes, at which a destination counts as cached.
     let budget: Int
