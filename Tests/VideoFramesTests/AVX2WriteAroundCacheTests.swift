@@ -12,14 +12,14 @@ import Testing
        .enabled(if: FrameConverter.VectorKernel.selected == .avx2,
                 "the AVX2 kernels are not selected here (no AVX2, not x86-64, or CALLSCOPE_FRAMES_KERNEL=swift): not run"))
 struct AVX2WriteAroundCacheTests {
-    /// `source` through the AVX2 kernel with `writeAroundCache`, into a destination padded
-    /// like `converted(to:with:padding:paddingFill:)` makes it.
-    static func aroundCache(_ source: TestFrame, padding: Int) throws -> TestFrame {
+    /// `source` through the AVX2 kernel, written around the cache unless `around` is false,
+    /// into a destination padded like `converted(to:with:padding:paddingFill:)` makes it.
+    static func aroundCache(_ source: TestFrame, padding: Int, around: Bool = true) throws -> TestFrame {
         var destination = TestFrame(.bgra, width: source.width, height: source.height, padding: padding, fill: 0xAB)
         let k = AVX2Kernels.cCoefficients(YUVToRGBCoefficients(.bt601Limited))
         try source.withFrame { frame in
             try destination.withMutableFrame { out in
-                AVX2Kernels.yuvToBGRA(frame, out, k, chromaRows: 0..<PixelFormat.chromaSize(frame.height), writeAroundCache: true)
+                AVX2Kernels.yuvToBGRA(frame, out, k, chromaRows: 0..<PixelFormat.chromaSize(frame.height), writeAroundCache: around)
             }
         }
         return destination
@@ -49,12 +49,8 @@ struct AVX2WriteAroundCacheTests {
         #expect(try probe.withMutableFrame { AVX2Kernels.writesAroundCache($0, recentlyWritten: false) })
         #expect(try !probe.withMutableFrame { AVX2Kernels.writesAroundCache($0, recentlyWritten: true) })
         let reference = try source.converted(to: .bgra, with: FrameConverter(implementation: .reference), padding: 12, paddingFill: 0xAB)
-        let k = AVX2Kernels.cCoefficients(YUVToRGBCoefficients(.bt601Limited))
         for around in [true, false] {
-            var destination = TestFrame(.bgra, width: 1280, height: 720, padding: 12, fill: 0xAB)
-            try source.withFrame { frame in
-                try destination.withMutableFrame { AVX2Kernels.yuvToBGRA(frame, $0, k, chromaRows: 0..<360, writeAroundCache: around) }
-            }
+            let destination = try Self.aroundCache(source, padding: 12, around: around)
             #expect(VectorEquivalenceTests.firstDifference(destination, reference) == nil, "\(format) around the cache: \(around)")
         }
         for parallelism in [Parallelism.none, .threads(3)] {
