@@ -112,6 +112,8 @@ struct SubscriberStreamTracker: Sendable {
         let start = startTime ?? time
         startTime = start
 
+        // What had arrived by the report's time (live then judges a sample as its replay will).
+        let senderStats = senderStats?.arrived(by: time)
         var remoteReading = remote.update(received: senderStats, at: time)
         applyPublisherLimit(limit, to: &remoteReading)
         // Our pause, or video switched off on purpose: the missing frames are no freeze.
