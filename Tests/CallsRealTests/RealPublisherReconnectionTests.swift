@@ -21,6 +21,8 @@ extension RealReconnectionTests {
             progress("measured publisher 8 s: didDisconnect \(detection.map { String(format: "%.2f", $0) } ?? "never") s after the start, "
                      + "didReconnect \(recovery.map { String(format: "%.2f", $0) } ?? "never") s after the end; "
                      + "events \(call.publisherEvents.all.map { String(format: "%+.2f %@", $0.0.timeIntervalSince(start), "\($0.1)".prefix(40).description) })")
+            let onTime = (detection.map { $0 <= 4 } ?? false) && (recovery.map { $0 <= 5 } ?? false)
+            if !onTime { progress("alice's engine (blackout \(start.timeIntervalSince1970)–\(end.timeIntervalSince1970)):\n" + call.aliceEngine.trace.joined(separator: "\n")) }
             #expect(detection.map { $0 <= 4 } == true, "publisher didDisconnect within 4 s of the start: \(String(describing: detection))")
             #expect(recovery.map { $0 <= 5 } == true, "publisher didReconnect within 5 s of the end: \(String(describing: recovery))")
             #expect(!call.publisherEvents.all.contains { if case .streamDestroyed = $0.1 { true } else { false } })

@@ -40,6 +40,9 @@ final class TwoClientCall: Sendable {
     let subscriber: CallSubscriber?
     let lifecycle: Timed<CallSubscriberEvent>?
     let subscriberStats: Timed<StatsCallback>?
+    /// Alice's and Bob's media engines, each keeping a trace (printed when a timing misses).
+    let aliceEngine: TracedMediaEngine
+    let bobEngine: TracedMediaEngine
     private let janusProcess: Locked<JanusProcess>
 
     /// The Janus the call runs on now.
@@ -52,7 +55,8 @@ final class TwoClientCall: Sendable {
 
     private init(namespace: NetworkNamespace?, janus: JanusProcess, alice: CallSession, bob: CallSession, publisher: CallPublisher,
                  publisherEvents: Timed<CallPublisherEvent>, bobEvents: Timed<CallSessionEvent>, stream: CallStream,
-                 subscriber: CallSubscriber?, lifecycle: Timed<CallSubscriberEvent>?, subscriberStats: Timed<StatsCallback>?) {
+                 subscriber: CallSubscriber?, lifecycle: Timed<CallSubscriberEvent>?, subscriberStats: Timed<StatsCallback>?,
+                 engines: [TracedMediaEngine]) {
         self.namespace = namespace
         janusProcess = Locked(janus)
         self.alice = alice
@@ -64,6 +68,8 @@ final class TwoClientCall: Sendable {
         self.subscriber = subscriber
         self.lifecycle = lifecycle
         self.subscriberStats = subscriberStats
+        aliceEngine = engines[0]
+        bobEngine = engines[1]
     }
 
     /// Kills Janus (SIGKILL, as a crash) and starts a new one on the same port.
@@ -80,7 +86,7 @@ final class TwoClientCall: Sendable {
     static func run(_ scenario: String, _ setup: Setup = Setup(), _ body: (TwoClientCall) async throws -> Void) async {
         var namespace: NetworkNamespace?
         var janus: JanusProcess?
-        var engines: [ChromiumMediaEngine] = []
+        var engines: [TracedMediaEngine] = []
         var sessions: [CallSession] = []
         var call: TwoClientCall?
         let work = NSTemporaryDirectory() + "callscope-call-\(UUID().uuidString)"
@@ -95,7 +101,7 @@ final class TwoClientCall: Sendable {
                     ? ChromiumOptions(chromiumPath: #require(namespace).chromiumWrapper(in: work), fakeCameraFrameRate: 15,
                                       extraArguments: ["--remote-debugging-pipe"])
                     : ChromiumOptions(fakeCameraFrameRate: 15)
-                engines.append(try await ChromiumMediaEngine.launch(options))
+                engines.append(TracedMediaEngine(try await ChromiumMediaEngine.launch(options)))
             }
             let alice = CallSession(signaling: JanusSignaling(url: url, room: RealCallTests.room), engine: engines[0],
                                     clock: ContinuousClock(), wallClock: Date.init)
@@ -126,7 +132,7 @@ final class TwoClientCall: Sendable {
             }
             let ready = TwoClientCall(namespace: namespace, janus: try #require(janus), alice: alice, bob: bob, publisher: publisher,
                                       publisherEvents: publisherEvents, bobEvents: bobEvents, stream: stream,
-                                      subscriber: subscriber, lifecycle: lifecycle, subscriberStats: subscriberStats)
+                                      subscriber: subscriber, lifecycle: lifecycle, subscriberStats: subscriberStats, engines: engines)
             call = ready
             try await body(ready)
         } catch {

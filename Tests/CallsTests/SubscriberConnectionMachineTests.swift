@@ -72,6 +72,14 @@ import Testing
             Step(at: 34, input: fire(.reconnectWindow, 1), expect: []),
             Step(at: 35, input: sample(9000), expect: []),
         ]),
+        ("the restart's new pair, its counters below the old pair's, reconnects with its first bytes", stalled + [
+            Step(at: 5, input: sample(300, 1), expect: [.emit(.didReconnect)]),
+        ]),
+        ("a new pair that has counted nothing yet does not reconnect", stalled + [
+            Step(at: 5, input: sample(0, 2), expect: []),
+            Step(at: 6, input: sample(0, 2), expect: []),
+            Step(at: 7, input: sample(40, 2), expect: [.emit(.didReconnect)]),
+        ]),
         ("restarts twice, then a new peer connection, then the window ends it once", stalled + [
             Step(at: 9, input: fire(.restartTimeout, 1), expect: [.restartIce(h1), restartTimer(1, 14)]),
             Step(at: 14, input: fire(.restartTimeout, 1), expect: [.restartIce(h1), restartTimer(1, 19)]),

@@ -184,8 +184,8 @@ public struct MediaConnectionMachine: Sendable {
             return actions + replace()
         case .statsSample(let pc, let bytes, let responses):
             guard pc == peerConnection else { return stale() }
-            let progressed = (lastBytes.map { bytes > $0 } ?? false) || (lastResponses.map { responses > $0 } ?? false)
-            let bytesRose = lastBytes.map { bytes > $0 } ?? false
+            let bytesRose = Self.counted(bytes, since: lastBytes)
+            let progressed = bytesRose || Self.counted(responses, since: lastResponses)
             lastBytes = bytes
             lastResponses = responses
             if progressed { lastProgress = now }
@@ -262,6 +262,14 @@ public struct MediaConnectionMachine: Sendable {
         self.peerConnection = nil
         self.handle = nil
         return [.replacePeerConnection(peerConnection, handle)]
+    }
+
+    /// Whether a cumulative counter of the selected pair counted something since `last`: it
+    /// rose, or it is lower because it is another pair's (an ICE restart selects a new pair,
+    /// whose counters start at zero) and that pair has counted something already.
+    private static func counted(_ value: Double, since last: Double?) -> Bool {
+        guard let last else { return false }
+        return value > last || (value < last && value > 0)
     }
 
     private mutating func stale() -> [Action] {
