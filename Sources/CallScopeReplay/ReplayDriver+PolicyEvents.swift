@@ -15,25 +15,16 @@ extension ReplayDriver {
     /// video stays paused); `subscriber.videoEnabled` returns to the last layer limit (`.none`
     /// before any); `subscriber.videoDisableWarning` changes nothing. A line whose `limit` is
     /// missing or unknown leaves the limit as it was and is counted in
-    /// ``unreadablePolicyEvents``.
+    /// ``unreadablePolicyEvents``. A stream whose limits the recording gives at decision time
+    /// (``TimelineEventName/subscriberReceiveLimit``) takes them from those lines only: its
+    /// policy events are returned with the limit in force, and change nothing.
     ///
     /// The stream is the one `data.stream` names, else the one of `data.publisher` on the
     /// line's connection, else that connection's first stream (one per subscriber connection
     /// with Janus), else ``StreamID/sole``.
     mutating func applyPolicyEvent(_ event: TimelineEvent) -> SubscriberPolicyEvent {
-        let endpoint = EndpointID(event.peer)
-        let connection: PeerConnectionID? = event.peerConnection.map { PeerConnectionID($0) }
-        var carried: [StreamBinding] = []
-        if let connection { carried = bindings(of: ReplayPolicy.ConnectionKey(endpoint: endpoint, peerConnection: connection)) }
-        let namedPublisher: PublisherID? = event.data["publisher"]?.string.map { PublisherID($0) }
-        var binding: StreamBinding? = carried.first
-        if let name = event.data["stream"]?.string {
-            binding = carried.first { $0.stream.rawValue == name } ?? StreamBinding(stream: StreamID(name), publisher: namedPublisher ?? .unnamed)
-        } else if let namedPublisher, let match = carried.first(where: { $0.publisher == namedPublisher }) {
-            binding = match
-        }
-        let stream: StreamID = binding?.stream ?? .sole
-        let key = StreamKey(endpoint: endpoint, stream: stream)
+        let (key, binding, connection) = policyStream(of: event)
+        let endpoint = key.endpoint, stream = key.stream
         var limit: SubscriberReceiveLimit = engine.receiveLimit(endpoint: endpoint, stream: stream)
         var unreadable = false
         switch event.name {
@@ -56,9 +47,43 @@ extension ReplayDriver {
             break
         }
         if unreadable { unreadablePolicyEvents += 1 }
-        engine.setReceiveLimit(limit, endpoint: endpoint, stream: stream)
+        if decidedLimits.contains(key) {
+            limit = engine.receiveLimit(endpoint: endpoint, stream: stream)
+        } else {
+            engine.setReceiveLimit(limit, endpoint: endpoint, stream: stream)
+        }
         return SubscriberPolicyEvent(time: event.time, endpoint: endpoint, peerConnection: connection, stream: stream,
-                                     publisher: binding?.publisher ?? namedPublisher, name: event.name, data: event.data,
-                                     limit: limit, unreadable: unreadable)
+                                     publisher: binding?.publisher ?? event.data["publisher"]?.string.map { PublisherID($0) }, name: event.name,
+                                     data: event.data, limit: limit, unreadable: unreadable)
+    }
+
+    /// Applies a ``TimelineEventName/subscriberReceiveLimit`` line: the stream's limit from the
+    /// next report on, and from now on only from such lines. A line without a known `limit`
+    /// changes nothing and is counted in ``unreadablePolicyEvents``.
+    mutating func applyReceiveLimit(_ event: TimelineEvent) {
+        guard let value = event.data["limit"]?.string, let limit = SubscriberReceiveLimit(rawValue: value) else {
+            unreadablePolicyEvents += 1
+            return
+        }
+        let (key, _, _) = policyStream(of: event)
+        decidedLimits.insert(key)
+        engine.setReceiveLimit(limit, endpoint: key.endpoint, stream: key.stream)
+    }
+
+    /// The stream a subscriber's line concerns (see ``applyPolicyEvent(_:)``), its binding when
+    /// known, and the line's connection.
+    private func policyStream(of event: TimelineEvent) -> (StreamKey, StreamBinding?, PeerConnectionID?) {
+        let endpoint = EndpointID(event.peer)
+        let connection: PeerConnectionID? = event.peerConnection.map { PeerConnectionID($0) }
+        var carried: [StreamBinding] = []
+        if let connection { carried = bindings(of: ReplayPolicy.ConnectionKey(endpoint: endpoint, peerConnection: connection)) }
+        let namedPublisher: PublisherID? = event.data["publisher"]?.string.map { PublisherID($0) }
+        var binding: StreamBinding? = carried.first
+        if let name = event.data["stream"]?.string {
+            binding = carried.first { $0.stream.rawValue == name } ?? StreamBinding(stream: StreamID(name), publisher: namedPublisher ?? .unnamed)
+        } else if let namedPublisher, let match = carried.first(where: { $0.publisher == namedPublisher }) {
+            binding = match
+        }
+        return (StreamKey(endpoint: endpoint, stream: binding?.stream ?? .sole), binding, connection)
     }
 }

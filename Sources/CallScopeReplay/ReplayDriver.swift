@@ -32,6 +32,8 @@ public struct ReplayDriver: Sendable {
     /// Each stream's receive limit from its last `subscriber.layerChanged` (what
     /// `subscriber.videoEnabled` returns to).
     var layerLimits: [StreamKey: SubscriberReceiveLimit] = [:]
+    /// Streams whose limits the recording gives as decided (`subscriber.receiveLimit` lines).
+    var decidedLimits: Set<StreamKey> = []
     /// Policy event lines that could not be applied.
     public internal(set) var unreadablePolicyEvents = 0
     private var pendingMessages: [PendingMessage] = []
@@ -110,6 +112,10 @@ public struct ReplayDriver: Sendable {
         case .sample(let sample): return Output(callbacks: ingest(sample))
         case .event(let event):
             if TimelineEventName.subscriberPolicyEvents.contains(event.name) { return Output(policyEvent: applyPolicyEvent(event)) }
+            if event.name == TimelineEventName.subscriberReceiveLimit {
+                applyReceiveLimit(event)
+                return Output()
+            }
             receive(event)
             return Output()
         }

@@ -17,6 +17,13 @@ public enum TimelineEventName {
     /// The video is about to be switched off for audio fallback.
     public static let subscriberVideoDisableWarning = "subscriber.videoDisableWarning"
 
+    /// The receive limit the SDK's layer policy gave the stream's stats monitor, when it
+    /// decided (the line's time is the report it decided on): `data.limit`, `data.stream`. The
+    /// policy's events above come later (`layerChanged` and `videoEnabled` when frames of the
+    /// new layer arrive); a replay that finds these lines for a stream takes its limits from
+    /// them alone.
+    public static let subscriberReceiveLimit = "subscriber.receiveLimit"
+
     /// The layer policy's events, in the order of the ndjson documentation.
     public static let subscriberPolicyEvents = [subscriberLayerChanged, subscriberVideoDisabled, subscriberVideoEnabled, subscriberVideoDisableWarning]
 }

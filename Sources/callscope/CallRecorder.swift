@@ -1,3 +1,4 @@
+import CallScopeReplay
 import Calls
 import Foundation
 import RTCStats
@@ -45,6 +46,10 @@ final class CallRecorder: Sendable {
             // it as a bad message, as the live monitor did).
             let data = (try? JSONParser.parse(Array(message.utf8))) ?? .string(message)
             event(time: time, peer: display, pc: pc, name: "sender-stats", data: data)
+        case .receiveLimitChanged(let stream, let pc, let limit, let time):
+            bind(stream, pc: pc, time: time)
+            event(time: time, peer: display, pc: pc, name: TimelineEventName.subscriberReceiveLimit,
+                  data: .object([StatsField("limit", .string(limit.rawValue)), StatsField("stream", .string(stream.streamId))]))
         }
     }
 

@@ -20,6 +20,12 @@ import Testing
     @Test func theRoutersLayerIsAskedForOnTheVideoMidAndItsSwitchReachesTheSubscriber() async throws {
         let rig = CallSessionTests.Rig(configuration: CallSessionConfiguration(statsInterval: .seconds(1), subscriberHealthInterval: nil))
         rig.signaling.setSubscriptionOffer(Self.offer)
+        let limits = Locked<[String]>([])
+        await rig.session.setStatsRecorder { record in
+            if case .receiveLimitChanged(let stream, let pc, let limit, let time) = record {
+                limits.withLock { $0.append("\(stream.streamId) \(pc) \(limit.rawValue) on the report of \(Int(time))") }
+            }
+        }
         try await rig.session.connect()
         let subscriber = CallSubscriber(stream: try await rig.stream("7"))
         let events = Collector(subscriber.events)
@@ -44,6 +50,9 @@ import Testing
         await eventually("paused") { rig.signaling.calls.contains("configure sub-1 mid=1 send=false") }
         await eventually("videoDisabled") { events.all.contains(.videoDisabled(.subscriberPropertyChanged)) }
         #expect(subscriber.receiveLimit == .videoOff)
+        // Recorded when decided, stamped with the report it was decided on (a replay applies it
+        // from the next report, as the monitor did).
+        #expect(limits.withLock { $0 } == ["7 pc-1 videoOff on the report of 1800000002000"])
         #expect(events.all.filter { if case .layerChanged = $0 { true } else { false } } == [.layerChanged(substream: 2, temporal: 2)])
         await rig.session.disconnect()
     }

@@ -38,6 +38,7 @@ import Testing
                 "sender-stats \(stream.streamId) \(pc) seq \(text.contains("\"seq\":1") ? 1 : 3) at \(Int(time))"
             case .subscriberSample(let stream, let pc, let report): "sample \(stream.streamId) \(pc) \(Int(report.timestamp ?? 0))"
             case .publisherSample(let pc, _): "publisher \(pc)"
+            case .receiveLimitChanged(let stream, let pc, let limit, _): "limit \(stream.streamId) \(pc) \(limit.rawValue)"
             }
         }
         #expect(summary == ["sender-stats 7 pc-1 seq 1 at 1800000000000", "sender-stats 7 pc-1 seq 3 at 1800000000000",

@@ -9,7 +9,10 @@ import Testing
     /// Report `r` at 1000 + 1000·r ms on bob's `pc-1` (stream S1 of P1): video 100 packets per
     /// interval (30 lost in intervals 1…3; none, and no frame, while paused in 14…19), audio 50,
     /// none lost. Policy lines half a second after a report, so they apply from the next one.
-    static func recording(policyEvents: Bool = true, limit: String = "downlink") -> [UInt8] {
+    /// With `decidedLimits`, `subscriber.receiveLimit` lines take that place (the limit each
+    /// decision implies) and the policy lines come `policyDelay` ms later, as the SDK's do when
+    /// they wait for frames of the new layer.
+    static func recording(policyEvents: Bool = true, limit: String = "downlink", decidedLimits: Bool = false, policyDelay: Int = 0) -> [UInt8] {
         var lines = [#"{"format":"webrtc-stats-recording","version":1,"interval_ms":1000,"publishers":[{"publisher":"P1","stream":"S1"}]}"#,
                      #"{"t":1000,"peer":"bob","pc":"pc-1","event":"subscriber-streams","data":{"streams":[{"publisher":"P1","stream":"S1"}]}}"#]
         let events: [Int: String] = [
@@ -19,6 +22,7 @@ import Testing
             19: #""event":"subscriber.videoEnabled","data":{"reason":"qualityChanged"}"#,
             24: #""event":"subscriber.layerChanged","data":{"substream":2,"temporal":2,"limit":"none"}"#,
         ]
+        let decisions: [Int: String] = [4: limit, 13: "paused", 19: limit, 24: "none"]
         var lost = 0, received = 0, frames = 0
         for report in 0..<32 {
             let t = 1000 + 1000 * report
@@ -30,7 +34,10 @@ import Testing
                 frames += paused ? 0 : 30
             }
             lines.append(#"{"t":\#(t),"peer":"bob","pc":"pc-1","report":[{"id":"IV","type":"inbound-rtp","timestamp":\#(t),"kind":"video","mid":"1","bytesReceived":\#(1000 * received),"packetsReceived":\#(received),"packetsLost":\#(lost),"framesDecoded":\#(frames),"frameWidth":640,"frameHeight":360},{"id":"IA","type":"inbound-rtp","timestamp":\#(t),"kind":"audio","mid":"0","bytesReceived":\#(5000 * report),"packetsReceived":\#(50 * report),"packetsLost":0}]}"#)
-            if policyEvents, let event = events[report] { lines.append(#"{"t":\#(t + 500),"peer":"bob","pc":"pc-1",\#(event)}"#) }
+            if decidedLimits, let decided = decisions[report] {
+                lines.append(#"{"t":\#(t + 500),"peer":"bob","pc":"pc-1","event":"subscriber.receiveLimit","data":{"limit":"\#(decided)","stream":"S1"}}"#)
+            }
+            if policyEvents, let event = events[report] { lines.append(#"{"t":\#(t + 500 + policyDelay),"peer":"bob","pc":"pc-1",\#(event)}"#) }
         }
         return Array(lines.joined(separator: "\n").utf8)
     }
@@ -113,6 +120,37 @@ import Testing
         #expect(replayed.sources[12] == .none)
         #expect(replayed.sources[16] == .unknown)
         #expect(replayed.qualityEvents == 2)
+    }
+
+    /// The limits recorded when decided (`subscriber.receiveLimit`) hold from their time, and
+    /// the policy lines that come 6.2 s later change nothing (the late `videoEnabled` would set
+    /// `.downlink` after the decided `none`): the replay is the one whose policy lines came at
+    /// decision time (the test above, worked by hand). Without those lines the late policy
+    /// lines give another replay.
+    @Test func limitsRecordedWhenDecidedHoldAndTheLaterPolicyLinesChangeNothing() throws {
+        let atDecision = try Self.replay(Self.recording())
+        let decided = try Self.replay(Self.recording(decidedLimits: true, policyDelay: 6200))
+        #expect(decided.conditionEvents == atDecision.conditionEvents)
+        #expect(decided.sources == atDecision.sources)
+        #expect(decided.qualityEvents == atDecision.qualityEvents)
+        #expect(decided.last == atDecision.last)
+        // Returned with the limit in force when they came.
+        #expect(decided.policy.map(\.time) == [11700, 19700, 20700, 26700, 31700])
+        #expect(decided.policy.map(\.limit) == [.downlink, .paused, .downlink, .none, .none])
+        #expect(decided.unreadable == 0)
+
+        let late = try Self.replay(Self.recording(policyDelay: 6200))
+        #expect(late.sources != atDecision.sources)
+    }
+
+    /// A decided limit that is not a known one is counted and changes nothing: until the first
+    /// known one (`paused` at 14.5 s, from report 14) the replay is the one without any policy line.
+    @Test func anUnknownDecidedLimitIsCountedAndIgnored() throws {
+        let replayed = try Self.replay(Self.recording(policyEvents: false, limit: "sideways", decidedLimits: true))
+        let unlimited = try Self.replay(Self.recording(policyEvents: false))
+        #expect(replayed.unreadable == 2)
+        #expect(replayed.conditionEvents.filter { $0.key <= 13 } == unlimited.conditionEvents.filter { $0.key <= 13 })
+        #expect(replayed.sources.prefix(14) == unlimited.sources.prefix(14))
     }
 
     /// An unknown limit is counted and changes nothing (the stream stays unlimited until

@@ -13,7 +13,7 @@ extension CallSession {
                                                 measuredDownlink: subscriber.statsMonitor.measuredDownlink,
                                                 preferences: subscriber.preferences, now: timer.elapsed)
         subscriptions[key] = state
-        await perform(outputs, key: key, subscriber: subscriber, handle: state.machine.handle)
+        await perform(outputs, key: key, subscriber: subscriber, handle: state.machine.handle, reportTime: reportTime)
     }
 
     /// The router switched a subscription's layer.
@@ -24,7 +24,8 @@ extension CallSession {
         for case .event(let event) in outputs { state.subscriber.deliver([event]) }
     }
 
-    private func perform(_ outputs: [SubscriberAdaptation.Output], key: ObjectIdentifier, subscriber: CallSubscriber, handle: RouterHandleID?) async {
+    private func perform(_ outputs: [SubscriberAdaptation.Output], key: ObjectIdentifier, subscriber: CallSubscriber, handle: RouterHandleID?,
+                         reportTime: Double) async {
         for output in outputs {
             switch output {
             case .configure(let configuration):
@@ -34,6 +35,9 @@ extension CallSession {
                 subscriber.deliver([event])
             case .receiveLimit(let limit):
                 subscriber.storedReceiveLimit.withLock { $0 = limit }
+                if let pc = subscriptions[key]?.machine.peerConnection {
+                    statsRecorder?(.receiveLimitChanged(stream: subscriber.stream, peerConnection: pc.rawValue, limit: limit, time: reportTime))
+                }
                 subscriber.statsMonitor.setReceiveLimit(limit)
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Observability
 import RTCStats
 
 /// What a session fed its stats monitors, in the order it fed them, so a call can be recorded
@@ -11,6 +12,9 @@ public enum CallStatsRecord: Sendable {
     /// A sender-stats message a subscriber received over its data channel, with the time (unix
     /// ms) its monitor was given.
     case senderStatsReceived(stream: CallStream, peerConnection: String, message: String, time: Double)
+    /// The layer policy gave a subscriber's monitor a new receive limit, decided on the report
+    /// of `time` (unix ms, the report's timestamp): it holds from the next report on.
+    case receiveLimitChanged(stream: CallStream, peerConnection: String, limit: SubscriberReceiveLimit, time: Double)
 }
 
 extension CallSession {
