@@ -28,10 +28,11 @@ class SDKPeerError(Exception):
     """A `callscope call` peer failed (exited early, wrote no recording, ...)."""
 
 
-# The layer policy's events (`callscope call --record`): the replay applies their receive limit
-# to the stream they name, so that name follows the bindings' relabelling.
+# The layer policy's events and its decided limits (`callscope call --record`): the replay
+# applies their receive limit to the stream they name, so that name follows the bindings'
+# relabelling.
 POLICY_EVENTS = ("subscriber.layerChanged", "subscriber.videoDisabled", "subscriber.videoEnabled",
-                 "subscriber.videoDisableWarning", "subscriber.videoDisableWarningLifted")
+                 "subscriber.videoDisableWarning", "subscriber.videoDisableWarningLifted", "subscriber.receiveLimit")
 
 
 def find_callscope(repo_dir: str, given: str | None) -> str:
@@ -294,6 +295,8 @@ def merge(publishers: list[SDKPeer], subscriber: SDKPeer, t0: int) -> tuple[list
             if isinstance(data, dict):
                 line["data"] = {k: names.get(v, v) if k in ("stream", "publisher") and isinstance(v, str) else v
                                 for k, v in data.items()}
+            if line.get("pc"):
+                line["pc"] = pc_label(line["pc"], None)
         elif "report" in line:
             if line["t"] < t0:
                 continue

@@ -103,14 +103,18 @@ class MergeTests(unittest.TestCase):
             {"t": T0 + 3, "peer": "subscriber", "event": "subscriber.didConnect", "data": {"stream": "111"}},
             {"t": T0 + 4, "peer": "subscriber", "event": "subscriber.videoEnabled",
              "data": {"reason": "qualityChanged", "stream": "999"}},
+            {"t": T0 + 5, "peer": "subscriber", "pc": "pc-4", "event": "subscriber.receiveLimit",
+             "data": {"limit": "downlink", "stream": "111"}},
         ])
         pub = sdk_peers.SDKPeer("publisher", "csrig-pub", self.dir.name)
         self.write(pub, header([]), [])
         lines, _ = sdk_peers.merge([pub], self.sub, T0)
         named = [(l["event"], l["data"].get("stream")) for l in lines if l.get("event", "").startswith("subscriber.")]
         self.assertEqual(named, [("subscriber.layerChanged", "publisher"), ("subscriber.videoDisabled", "publisher"),
-                                 ("subscriber.didConnect", "111"), ("subscriber.videoEnabled", "999")])
+                                 ("subscriber.didConnect", "111"), ("subscriber.videoEnabled", "999"),
+                                 ("subscriber.receiveLimit", "publisher")])
         self.assertEqual(lines[1]["data"]["limit"], "downlink")
+        self.assertEqual([l.get("pc") for l in lines if l.get("event") in ("subscriber-streams", "subscriber.receiveLimit")], ["sub-1", "sub-1"])
 
     def test_one_publisher_numbers_connections(self):
         self.write(self.sub, header([{"publisher": "111", "stream": "111", "name": "publisher", "own": False}]), [
