@@ -31,8 +31,9 @@ struct CallCommand: Command {
     (default) subscribes to every other stream; --duration defaults to 30; SIGINT or SIGTERM
     ends the call earlier, as cleanly (it hangs up and writes --record).
     --record FILE writes a webrtc-stats-recording (plain ndjson) of every report and sender-stats
-    message the SDK fed its stats monitors, the subscribers' stream bindings and the lifecycle
-    events; `callscope replay FILE` gives the same stats callbacks.
+    message the SDK fed its stats monitors, the subscribers' stream bindings, the receive limits
+    the layer policy gave them when it decided (subscriber.receiveLimit {limit, stream}) and the
+    lifecycle events; `callscope replay FILE` gives the same stats callbacks.
     \(CallMediaOptions.help)
     The subscribers' layer policy prints (and records) subscriber.layerChanged {substream,
     temporal, limit}, subscriber.videoDisableWarning / videoDisableWarningLifted and

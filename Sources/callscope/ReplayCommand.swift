@@ -22,7 +22,8 @@ struct ReplayCommand: Command {
                         (the layer policy's recorded decisions — subscriber.layerChanged,
                         subscriber.videoDisabled, subscriber.videoEnabled,
                         subscriber.videoDisableWarning — are lines of the same shape, their data
-                        as recorded plus "limitApplied", the receive limit in force after them)
+                        as recorded plus "limitApplied", the receive limit in force after them;
+                    a stream with subscriber.receiveLimit lines takes its limits from those)
       --sender-stats auto  received sender-stats messages; when a recording holds a publisher and
                            a subscriber but none, derive the messages the publisher's SDK would
                            have sent (one interval late, same encoder and decoder) (default)
