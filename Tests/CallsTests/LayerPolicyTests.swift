@@ -27,19 +27,20 @@ import Testing
 
     static func target(_ substream: Int, _ temporal: Int = 2) -> P.Target { P.Target(substream: substream, temporal: temporal) }
 
+    /// The top layer first, then a cap that fits the middle one: down after 2 intervals, at 2 s.
+    static let steppedDown: [Step] = [
+        tick(0, .excellent, 3_000_000, [.configure(target(2))]),
+        tick(1, .warning, 1_000_000),
+        tick(2, .warning, 1_000_000, [.configure(target(1))]),
+    ]
+
     static let cases: [(name: String, steps: [Step])] = [
-        ("a cap that fits the middle layer: down after 2 intervals, up after the hold", [
-            tick(0, .excellent, 3_000_000, [.configure(target(2))]),
-            tick(1, .warning, 1_000_000),
-            tick(2, .warning, 1_000_000, [.configure(target(1))]),
+        ("a cap that fits the middle layer: down after 2 intervals, up after the hold", steppedDown + [
             tick(3, .good, 3_000_000),
             tick(11, .good, 3_000_000),
             tick(12, .good, 3_000_000, [.configure(target(2))]),
         ]),
-        ("an up-switch that brings the trouble back goes down after one interval and doubles the hold", [
-            tick(0, .excellent, 3_000_000, [.configure(target(2))]),
-            tick(1, .warning, 1_000_000),
-            tick(2, .warning, 1_000_000, [.configure(target(1))]),
+        ("an up-switch that brings the trouble back goes down after one interval and doubles the hold", steppedDown + [
             tick(12, .good, 3_000_000, [.configure(target(2))]),
             tick(13, .warning, 1_000_000, [.configure(target(1))]),   // a failed probe: undone at once
             tick(23, .good, 3_000_000),
@@ -58,27 +59,18 @@ import Testing
             tick(21, .good, nil, delivered: 600_000),
             tick(22, .good, nil, delivered: 600_000, [.configure(target(2))]),
         ]),
-        ("a link that carries a fifth more than its last measured capacity is free again", [
-            tick(0, .excellent, 3_000_000, [.configure(target(2))]),
-            tick(1, .warning, 1_000_000),
-            tick(2, .warning, 1_000_000, [.configure(target(1))]),
+        ("a link that carries a fifth more than its last measured capacity is free again", steppedDown + [
             tick(3, .good, nil, delivered: 1_250_000),                   // > 1.2 Mbps
             tick(12, .good, nil, delivered: 600_000, [.configure(target(2))]),
         ]),
-        ("a step down 4 s after an up-switch needs two bad intervals, and still doubles the hold", [
-            tick(0, .excellent, 3_000_000, [.configure(target(2))]),
-            tick(1, .warning, 1_000_000),
-            tick(2, .warning, 1_000_000, [.configure(target(1))]),
+        ("a step down 4 s after an up-switch needs two bad intervals, and still doubles the hold", steppedDown + [
             tick(12, .good, 3_000_000, [.configure(target(2))]),
             tick(16, .warning, 1_000_000),                              // 4 s after: not a failed probe's one interval
             tick(17, .warning, 1_000_000, [.configure(target(1))]),     // within the hold: doubled to 20 s
             tick(27, .good, 3_000_000),
             tick(37, .good, 3_000_000, [.configure(target(2))]),
         ]),
-        ("a step down long after the up-switch waits for two bad intervals again", [
-            tick(0, .excellent, 3_000_000, [.configure(target(2))]),
-            tick(1, .warning, 1_000_000),
-            tick(2, .warning, 1_000_000, [.configure(target(1))]),
+        ("a step down long after the up-switch waits for two bad intervals again", steppedDown + [
             tick(12, .good, 3_000_000, [.configure(target(2))]),
             tick(22, .warning, 1_000_000),                              // the hold (10 s) is over
             tick(23, .warning, 1_000_000, [.configure(target(1))]),
