@@ -1,8 +1,5 @@
 import Calls
-import CallsChromium
-import CallsJanus
 import Connectivity
-import ConnectivityProbe
 import Foundation
 import RTCStats
 import Testing
@@ -38,54 +35,19 @@ struct RealRelayTests {
         let subscribed: Date
     }
 
-    /// Sets the rig up with bob's peer connections configured by `peerConnection`.
-    func withRelayRig(peerConnection: (CoturnProcess) -> PeerConnectionConfiguration, _ body: (Rig) async throws -> Void) async throws {
-        let namespace = try await NetworkNamespace.create()
-        let work = NSTemporaryDirectory() + "callscope-relay-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        var coturn: CoturnProcess?
-        var janus: JanusProcess?
-        var engines: [ChromiumMediaEngine] = []
-        var sessions: [CallSession] = []
-        do {
-            let relay = try await CoturnProcess()
-            coturn = relay
-            janus = try await JanusProcess()              // after the namespace: it gathers on csrig-calls0 too
-            let url = try #require(janus?.url)
-            engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions(fakeCameraFrameRate: 15)))
-            engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions(
-                chromiumPath: try namespace.chromiumWrapper(in: work), fakeCameraFrameRate: 15,
-                extraArguments: ["--remote-debugging-pipe"])))
-            let alice = CallSession(signaling: JanusSignaling(url: url, room: RealCallTests.room), engine: engines[0],
-                                    clock: ContinuousClock(), wallClock: Date.init)
-            let probing = DiscoverabilityProbeConfiguration(stunServer: relay.endpoint, turnServer: relay.endpoint, credentials: relay.credentials)
-            let bob = CallSession(signaling: JanusSignaling(url: url, room: RealCallTests.room), engine: engines[1],
-                                  clock: ContinuousClock(), wallClock: Date.init,
-                                  configuration: CallSessionConfiguration(peerConnection: peerConnection(relay)),
-                                  discoverability: SessionDiscoverability(probe: NamespaceProber(configuration: probing)))
-            sessions = [alice, bob]
-            let bobEvents = Timed(bob.events)
-            try await alice.connect(display: "alice")
-            try await alice.publish(CallPublisher(settings: CallPublisherSettings(name: "alice", media: LocalMediaSettings(frameRate: 15),
-                                                                                   senderStatsTrack: true)))
-            try await bob.connect(display: "bob")
-            _ = await bobEvents.wait(.seconds(20)) { if case .streamCreated = $0 { true } else { false } }
-            let stream = try #require(await bob.streams.first)
-            let subscriber = CallSubscriber(stream: stream)
+    /// Sets the call up (``TwoClientCall``: Bob in the namespace, a coturn of its own, his peer
+    /// connections configured by `peerConnection`; Alice sending sender stats), subscribes Bob to
+    /// Alice's stream and runs `body` from that moment on.
+    func withRelayRig(peerConnection: @escaping @Sendable (CoturnProcess) -> PeerConnectionConfiguration, _ body: (Rig) async throws -> Void) async throws {
+        var setup = TwoClientCall.Setup(namespaced: .bob, subscribe: false, bobRelay: peerConnection)
+        setup.publisher.senderStatsTrack = true
+        await TwoClientCall.run("relay scenario", setup) { call in
+            let subscriber = CallSubscriber(stream: call.stream)
             let subscribed = Date()
-            try await bob.subscribe(subscriber)
-            try await body(Rig(namespace: namespace, coturn: relay, bob: bob, events: bobEvents, subscriber: subscriber,
-                               alice: stream.connection.connectionId, subscribed: subscribed))
-        } catch {
-            Issue.record("relay scenario failed: \(error)")
+            try await call.bob.subscribe(subscriber)
+            try await body(Rig(namespace: try #require(call.namespace), coturn: try #require(call.coturn), bob: call.bob, events: call.bobEvents,
+                               subscriber: subscriber, alice: call.stream.connection.connectionId, subscribed: subscribed))
         }
-        try? await namespace.endBlackout()
-        try? await namespace.stopDroppingUDP()
-        for session in sessions { await session.disconnect() }
-        for engine in engines { await engine.shutdown() }
-        await janus?.stop()
-        await coturn?.stop()
-        await NetworkNamespace.remove()
     }
 
     static func paths(_ alice: String, _ accept: @escaping (ConnectionPaths) -> Bool) -> (CallSessionEvent) -> Bool {

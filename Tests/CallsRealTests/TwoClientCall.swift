@@ -1,6 +1,7 @@
 import Calls
 import CallsChromium
 import CallsJanus
+import ConnectivityProbe
 import Foundation
 import Observability
 import Testing
@@ -25,9 +26,15 @@ final class TwoClientCall: Sendable {
         var steady: Duration = .seconds(4)
         /// Alice's publisher.
         var publisher = CallPublisherSettings(name: "alice", media: TwoClientCall.media)
+        /// A coturn of the call's own, on the namespace's root side (started before Janus):
+        /// Bob's peer connections are configured by this, and his discoverability probes run
+        /// inside the namespace against the same coturn. `nil`: no coturn, default settings.
+        var bobRelay: (@Sendable (CoturnProcess) -> PeerConnectionConfiguration)?
     }
 
     let namespace: NetworkNamespace?
+    /// The coturn of ``Setup/bobRelay``.
+    let coturn: CoturnProcess?
     let alice: CallSession
     let bob: CallSession
     let publisher: CallPublisher
@@ -53,11 +60,12 @@ final class TwoClientCall: Sendable {
     /// The publisher's settings every real test uses: the rig's layers at 15 fps.
     static let media = LocalMediaSettings(frameRate: 15)
 
-    private init(namespace: NetworkNamespace?, janus: JanusProcess, alice: CallSession, bob: CallSession, publisher: CallPublisher,
+    private init(namespace: NetworkNamespace?, coturn: CoturnProcess?, janus: JanusProcess, alice: CallSession, bob: CallSession, publisher: CallPublisher,
                  publisherEvents: Timed<CallPublisherEvent>, bobEvents: Timed<CallSessionEvent>, stream: CallStream,
                  subscriber: CallSubscriber?, lifecycle: Timed<CallSubscriberEvent>?, subscriberStats: Timed<StatsCallback>?,
                  engines: [TracedMediaEngine]) {
         self.namespace = namespace
+        self.coturn = coturn
         janusProcess = Locked(janus)
         self.alice = alice
         self.bob = bob
@@ -85,6 +93,7 @@ final class TwoClientCall: Sendable {
     /// error is recorded as an issue, with `scenario` in its text).
     static func run(_ scenario: String, _ setup: Setup = Setup(), _ body: (TwoClientCall) async throws -> Void) async {
         var namespace: NetworkNamespace?
+        var coturn: CoturnProcess?
         var janus: JanusProcess?
         var engines: [TracedMediaEngine] = []
         var sessions: [CallSession] = []
@@ -93,7 +102,8 @@ final class TwoClientCall: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
             if setup.namespaced != nil { namespace = try await NetworkNamespace.create() }
-            janus = try await JanusProcess()
+            if setup.bobRelay != nil { coturn = try await CoturnProcess() }
+            janus = try await JanusProcess()              // after the namespace: it gathers on csrig-calls0 too
             let url = try #require(janus?.url)
             for side in [Side.alice, .bob] {
                 progress("launch chromium for \(side)\(setup.namespaced == side ? " in the namespace" : "")")
@@ -105,8 +115,15 @@ final class TwoClientCall: Sendable {
             }
             let alice = CallSession(signaling: JanusSignaling(url: url, room: RealCallTests.room), engine: engines[0],
                                     clock: ContinuousClock(), wallClock: Date.init)
+            var bobConfiguration = CallSessionConfiguration()
+            var bobDiscoverability: SessionDiscoverability?
+            if let relay = coturn, let configure = setup.bobRelay {
+                bobConfiguration.peerConnection = configure(relay)
+                let probing = DiscoverabilityProbeConfiguration(stunServer: relay.endpoint, turnServer: relay.endpoint, credentials: relay.credentials)
+                bobDiscoverability = SessionDiscoverability(probe: NamespaceProber(configuration: probing))
+            }
             let bob = CallSession(signaling: JanusSignaling(url: url, room: RealCallTests.room), engine: engines[1],
-                                  clock: ContinuousClock(), wallClock: Date.init)
+                                  clock: ContinuousClock(), wallClock: Date.init, configuration: bobConfiguration, discoverability: bobDiscoverability)
             sessions = [alice, bob]
             let bobEvents = Timed(bob.events)
             if setup.bobJoinsFirst { try await bob.connect(display: "bob") }
@@ -130,7 +147,7 @@ final class TwoClientCall: Sendable {
                 try #require(connected != nil, "bob's subscriber connects")
                 try await Task.sleep(for: setup.steady)
             }
-            let ready = TwoClientCall(namespace: namespace, janus: try #require(janus), alice: alice, bob: bob, publisher: publisher,
+            let ready = TwoClientCall(namespace: namespace, coturn: coturn, janus: try #require(janus), alice: alice, bob: bob, publisher: publisher,
                                       publisherEvents: publisherEvents, bobEvents: bobEvents, stream: stream,
                                       subscriber: subscriber, lifecycle: lifecycle, subscriberStats: subscriberStats, engines: engines)
             call = ready
@@ -140,11 +157,13 @@ final class TwoClientCall: Sendable {
         }
         if let namespace {
             try? await namespace.endBlackout()
+            try? await namespace.stopDroppingUDP()
         }
         progress("\(scenario): tearing down")
         for session in sessions { await session.disconnect() }
         for engine in engines { await engine.shutdown() }
         await (call?.janus ?? janus)?.stop()
+        await coturn?.stop()
         if namespace != nil { await NetworkNamespace.remove() }
         try? FileManager.default.removeItem(atPath: work)
     }
