@@ -48,6 +48,12 @@ public struct StatsReport: Sendable, Hashable {
         entries.filter { $0.type == type }
     }
 
+    /// The candidate pair the first transport that names one has selected
+    /// (`selectedCandidatePairId`); `nil` when none does or the pair is not in the report.
+    public var selectedCandidatePair: StatsEntry? {
+        entries(ofType: .transport).lazy.compactMap(\.selectedCandidatePairID).compactMap { self[$0] }.first
+    }
+
     /// The latest entry timestamp (ms since the epoch); `nil` for an empty report.
     public var timestamp: Double? {
         entries.lazy.map(\.timestamp).max()

@@ -92,7 +92,7 @@ final class TracedMediaEngine: MediaEngine {
 
     func stats(of id: PeerConnectionID) async throws -> StatsReport {
         let report = try await engine.stats(of: id)
-        let pair = report.entries(ofType: .transport).lazy.compactMap { $0.string("selectedCandidatePairId") }.compactMap { report[$0] }.first
+        let pair = report.selectedCandidatePair
         let bytes = pair?.number("bytesReceived") ?? 0
         let now = Date()
         let line = lastPair.withLock { last -> String? in

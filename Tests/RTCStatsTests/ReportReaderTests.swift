@@ -14,6 +14,13 @@ import Testing
         #expect(fromArray.entries(ofType: .outboundRTP).count == 1)
     }
 
+    @Test func theSelectedPairIsTheFirstTransportsThatNamesOneInTheReport() throws {
+        func selected(_ json: String) throws -> String? { try StatsReport(json: Array(json.utf8)).selectedCandidatePair?.id }
+        #expect(try selected(#"[{"id":"T0","type":"transport","timestamp":1},{"id":"T1","type":"transport","timestamp":1,"selectedCandidatePairId":"CP2"},{"id":"CP1","type":"candidate-pair","timestamp":1},{"id":"CP2","type":"candidate-pair","timestamp":1}]"#) == "CP2")
+        #expect(try selected(#"[{"id":"T1","type":"transport","timestamp":1,"selectedCandidatePairId":"CP9"},{"id":"CP1","type":"candidate-pair","timestamp":1}]"#) == nil)
+        #expect(try selected(#"[{"id":"CP1","type":"candidate-pair","timestamp":1,"nominated":true}]"#) == nil)
+    }
+
     @Test func theApplePathNeedsNoJSONAndConvertsMicroseconds() {
         let report = StatsReport(appleStatistics: [
             "OT1": StatsReport.AppleStatistic(type: "outbound-rtp", timestampUs: 1_700_000_000_123_456, values: ["bytesSent": NSNumber(value: 1200), "rid": "f", "active": true]),

@@ -8,7 +8,7 @@ struct SelectedPairProgress: Hashable, Sendable {
     var responsesReceived: Double
 
     init(_ report: StatsReport) {
-        let pair = report.entries(ofType: .transport).lazy.compactMap { $0.string("selectedCandidatePairId") }.compactMap { report[$0] }.first
+        let pair = report.selectedCandidatePair
             ?? report.entries(ofType: .candidatePair).first { $0.bool("nominated") == true && $0.string("state") == "succeeded" }
         if let pair {
             bytesReceived = pair.number("bytesReceived") ?? 0
