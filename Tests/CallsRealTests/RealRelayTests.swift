@@ -38,7 +38,7 @@ struct RealRelayTests {
     /// Sets the call up (``TwoClientCall``: Bob in the namespace, a coturn of its own, his peer
     /// connections configured by `peerConnection`; Alice sending sender stats), subscribes Bob to
     /// Alice's stream and runs `body` from that moment on.
-    func withRelayRig(peerConnection: @escaping @Sendable (CoturnProcess) -> PeerConnectionConfiguration, _ body: (Rig) async throws -> Void) async throws {
+    func withRelayRig(peerConnection: @escaping @Sendable (CoturnProcess) -> PeerConnectionConfiguration, _ body: (Rig) async throws -> Void) async {
         var setup = TwoClientCall.Setup(namespaced: .bob, subscribe: false, bobRelay: peerConnection)
         setup.publisher.senderStatsTrack = true
         await TwoClientCall.run("relay scenario", setup) { call in
@@ -77,8 +77,7 @@ struct RealRelayTests {
     /// report itself (independently of the classifier), as `candidateType/relayProtocol`.
     static func selectedLocalCandidate(_ rig: Rig) throws -> String {
         let report = try StatsReport(json: Array(rig.subscriber.statsMonitor.rtcStatsReport().utf8))
-        guard let transport = report.entries(ofType: .transport).first, let pairID = transport.string("selectedCandidatePairId"),
-              let local = report[pairID]?.string("localCandidateId").flatMap({ report[$0] }) else { return "no selected pair" }
+        guard let local = report.selectedCandidatePair?.string("localCandidateId").flatMap({ report[$0] }) else { return "no selected pair" }
         return [local.string("candidateType") ?? "?", local.string("relayProtocol") ?? "-", local.string("protocol") ?? "?"].joined(separator: "/")
     }
 
@@ -96,7 +95,7 @@ struct RealRelayTests {
     /// reported `udpRelay` and nothing else; the level is `udp`.
     @Test(.timeLimit(.minutes(2)))
     func relayOverUDPIsReportedAsUDPRelay() async throws {
-        try await withRelayRig(peerConnection: { coturn in
+        await withRelayRig(peerConnection: { coturn in
             PeerConnectionConfiguration(iceServers: [coturn.url(transport: "udp")], username: CoturnProcess.user,
                                         credential: CoturnProcess.password, iceTransportPolicy: .relay)
         }) { rig in
@@ -124,7 +123,7 @@ struct RealRelayTests {
     /// again (`udp`, `udpDirect`). Each change is timed from the iptables call that caused it.
     @Test(.timeLimit(.minutes(3)))
     func pathsAndLevelFollowTheNetwork() async throws {
-        try await withRelayRig(peerConnection: { coturn in
+        await withRelayRig(peerConnection: { coturn in
             PeerConnectionConfiguration(iceServers: [coturn.url(transport: "tcp")], username: CoturnProcess.user,
                                         credential: CoturnProcess.password)
         }) { rig in

@@ -47,9 +47,8 @@ final class TwoClientCall: Sendable {
     let subscriber: CallSubscriber?
     let lifecycle: Timed<CallSubscriberEvent>?
     let subscriberStats: Timed<StatsCallback>?
-    /// Alice's and Bob's media engines, each keeping a trace (printed when a timing misses).
+    /// Alice's media engine, keeping a trace (printed when a timing misses).
     let aliceEngine: TracedMediaEngine
-    let bobEngine: TracedMediaEngine
     private let janusProcess: Locked<JanusProcess>
 
     /// The Janus the call runs on now.
@@ -63,7 +62,7 @@ final class TwoClientCall: Sendable {
     private init(namespace: NetworkNamespace?, coturn: CoturnProcess?, janus: JanusProcess, alice: CallSession, bob: CallSession, publisher: CallPublisher,
                  publisherEvents: Timed<CallPublisherEvent>, bobEvents: Timed<CallSessionEvent>, stream: CallStream,
                  subscriber: CallSubscriber?, lifecycle: Timed<CallSubscriberEvent>?, subscriberStats: Timed<StatsCallback>?,
-                 engines: [TracedMediaEngine]) {
+                 aliceEngine: TracedMediaEngine) {
         self.namespace = namespace
         self.coturn = coturn
         janusProcess = Locked(janus)
@@ -76,8 +75,7 @@ final class TwoClientCall: Sendable {
         self.subscriber = subscriber
         self.lifecycle = lifecycle
         self.subscriberStats = subscriberStats
-        aliceEngine = engines[0]
-        bobEngine = engines[1]
+        self.aliceEngine = aliceEngine
     }
 
     /// Kills Janus (SIGKILL, as a crash) and starts a new one on the same port.
@@ -149,7 +147,7 @@ final class TwoClientCall: Sendable {
             }
             let ready = TwoClientCall(namespace: namespace, coturn: coturn, janus: try #require(janus), alice: alice, bob: bob, publisher: publisher,
                                       publisherEvents: publisherEvents, bobEvents: bobEvents, stream: stream,
-                                      subscriber: subscriber, lifecycle: lifecycle, subscriberStats: subscriberStats, engines: engines)
+                                      subscriber: subscriber, lifecycle: lifecycle, subscriberStats: subscriberStats, aliceEngine: engines[0])
             call = ready
             try await body(ready)
         } catch {

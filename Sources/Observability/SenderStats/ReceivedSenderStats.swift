@@ -2,9 +2,7 @@
 /// upstream loss each recent message reported (so a one-message spike is not missed between
 /// two samples).
 struct ReceivedSenderStats: Sendable {
-    /// The latest accepted message and when it arrived (ms).
-    private(set) var latest: (message: SenderStatsMessage, receivedAt: Double)?
-    /// The messages of the last `window` ms, in the order they arrived.
+    /// The messages of the last `window` ms (the latest always among them), in the order they arrived.
     private var recent: [(message: SenderStatsMessage, receivedAt: Double)] = []
     private let window: Double
 
@@ -13,9 +11,11 @@ struct ReceivedSenderStats: Sendable {
         self.window = window
     }
 
+    /// The latest accepted message and when it arrived (ms).
+    var latest: (message: SenderStatsMessage, receivedAt: Double)? { recent.last }
+
     /// Records an accepted message.
     mutating func record(_ message: SenderStatsMessage, at time: Double) {
-        latest = (message, time)
         recent.append((message, time))
         recent.removeAll { $0.receivedAt < time - window }
     }
