@@ -104,8 +104,21 @@ bash Scripts/fuzz.sh 20
 # (tcpRelay, tcp), everything dropped (paths empty, offline, still connected) and back (udp,
 # udpDirect), each timed. Measured: 30-33 s for both. Its own invocation: two suites in one would
 # run in parallel, on the same namespace.
-CALLSCOPE_REAL=1 CALLSCOPE_REAL_NETNS=1 timeout 420 swift test -Xswiftc -warnings-as-errors --filter RealReconnectionTests
-CALLSCOPE_REAL=1 CALLSCOPE_REAL_NETNS=1 timeout 300 swift test -Xswiftc -warnings-as-errors --filter RealRelayTests
+# A failed suite's `diagnostics:` lines (what a test that missed a bound found out: Chromium's
+# trace, Janus' ICE log) are printed again at its end, where CI's excerpt of the output shows them.
+netns_suite() {
+    local seconds="$1" filter="$2" log
+    log="$(mktemp)"
+    if ! CALLSCOPE_REAL=1 CALLSCOPE_REAL_NETNS=1 timeout "$seconds" swift test -Xswiftc -warnings-as-errors --filter "$filter" 2>&1 | tee "$log"; then
+        echo "test.sh: $filter failed; its diagnostics again:"
+        grep -F '] diagnostics: ' "$log" | tail -n 90 || true
+        rm -f "$log"
+        return 1
+    fi
+    rm -f "$log"
+}
+netns_suite 420 RealReconnectionTests
+netns_suite 300 RealRelayTests
 # The layer policy on the same namespace (issue 11): Bob's downlink capped by tc tbf at 400 kbit/s
 # (a lower layer, frames again within 5 s) and 100 kbit/s (videoDisabled(qualityChanged) within 5 s,
 # audio kept, videoEnabled within 15 s of the removal), the same cap without audio fallback (warning,
@@ -115,7 +128,7 @@ CALLSCOPE_REAL=1 CALLSCOPE_REAL_NETNS=1 timeout 300 swift test -Xswiftc -warning
 # at 100 kbit/s. Mended since, not proven to be those runs' cause: a one-interval dip that fitted
 # nothing was taken for a step down to the lowest layer, which delayed the warning by the two
 # intervals not judged after a step down; see README "Video that adapts".)
-CALLSCOPE_REAL=1 CALLSCOPE_REAL_NETNS=1 timeout 400 swift test -Xswiftc -warnings-as-errors --filter RealAdaptationTests
+netns_suite 400 RealAdaptationTests
 # A real call through the rig, its peers `callscope call` processes of the debug build above (the
 # SDK path): the engine must see a publisher uplink cap (see Rig/README.md; measured 43 s).
 bash Rig/ci_smoke.sh

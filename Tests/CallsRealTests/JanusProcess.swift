@@ -25,7 +25,7 @@ final class JanusProcess: Sendable {
             for name in try FileManager.default.contentsOfDirectory(atPath: source.path) where name.hasSuffix(".jcfg") {
                 try ServiceProcess.fill(source.appendingPathComponent(name), substitutions, to: configs + "/" + name)
             }
-            return ["-F", configs, "-C", configs + "/janus.jcfg", "-i", "127.0.0.1", "-o", "-d", "4", "-L", directory + "/janus.log"]
+            return ["-F", configs, "-C", configs + "/janus.jcfg", "-i", "127.0.0.1", "-o", "-d", "5", "-L", directory + "/janus.log"]
         } answers: {
             guard let (data, _) = try? await URLSession.shared.data(from: url.appendingPathComponent("info")) else { return false }
             return String(decoding: data, as: UTF8.self).contains("janus.plugin.videoroom")
@@ -33,6 +33,16 @@ final class JanusProcess: Sendable {
     }
 
     func stop() async { await service.stop() }
+
+    /// Janus' log lines about ICE (restarts, remote candidates, component states, selected
+    /// pairs, failures, hangups; `-d 5` for the selected pairs): Janus' side of a reconnection
+    /// that missed its bound.
+    func iceLog() -> [String] {
+        guard let text = try? String(contentsOfFile: service.directory + "/janus.log", encoding: .utf8) else { return ["(no janus.log)"] }
+        let wanted = ["ICE restart", "Restarting ICE", "selected pair", "Component state changed", "ICE failed", "hangup",
+                      "Trickle candidate", "remote candidate", "Failed to add"]
+        return text.split(separator: "\n").map(String.init).filter { line in wanted.contains { line.contains($0) } }
+    }
 
     /// Kills Janus outright (SIGKILL): no goodbye to anyone, as in a crash.
     func kill() async { await service.kill() }

@@ -22,7 +22,12 @@ extension RealReconnectionTests {
                      + "didReconnect \(recovery.map { String(format: "%.2f", $0) } ?? "never") s after the end; "
                      + "events \(call.publisherEvents.all.map { String(format: "%+.2f %@", $0.0.timeIntervalSince(start), "\($0.1)".prefix(40).description) })")
             let onTime = (detection.map { $0 <= 4 } ?? false) && (recovery.map { $0 <= 5 } ?? false)
-            if !onTime { progress("alice's engine (blackout \(start.timeIntervalSince1970)–\(end.timeIntervalSince1970)):\n" + call.aliceEngine.trace.joined(separator: "\n")) }
+            if !onTime {
+                let since = start.timeIntervalSince1970 - 1
+                let trace = call.aliceEngine.trace.filter { line in line.split(separator: " ").first.flatMap { Double($0) }.map { $0 >= since } ?? true }
+                diagnostics("alice's engine since 1 s before the blackout (\(start.timeIntervalSince1970)–\(end.timeIntervalSince1970)):", trace)
+                diagnostics("janus' ICE lines, the last 40:", Array(call.janus.iceLog().suffix(40)))
+            }
             #expect(detection.map { $0 <= 4 } == true, "publisher didDisconnect within 4 s of the start: \(String(describing: detection))")
             #expect(recovery.map { $0 <= 5 } == true, "publisher didReconnect within 5 s of the end: \(String(describing: recovery))")
             #expect(!call.publisherEvents.all.contains { if case .streamDestroyed = $0.1 { true } else { false } })

@@ -41,6 +41,14 @@ func progress(_ line: String) {
     }
 }
 
+/// What a real test that missed a bound found out, as progress lines marked `diagnostics:`:
+/// Scripts/test.sh prints them again at the end of a failed suite, where CI's excerpt of the
+/// output (its tail) shows them.
+func diagnostics(_ title: String, _ lines: [String]) {
+    progress("diagnostics: \(title)")
+    for line in lines { progress("diagnostics: \(line)") }
+}
+
 @Suite(.serialized, .enabled(if: RealComponents.enabled, "needs CALLSCOPE_REAL=1 and janus, chromium, chromedriver"))
 struct RealSessionTests {
     /// Two CallSessions on real Janus + Chromium: one publishes, the other sees `streamCreated`,

@@ -4,7 +4,7 @@ import Testing
 
 /// The reconnection machine as tables: inputs at clock times, and the actions the spec asks for
 /// (sessions.md §2, issue 10 §6), written out by hand from the settings (3 s stall, 5 s per
-/// restart, 2 restarts, 30 s window).
+/// restart, 2 restarts, 30 s window, 2 s of a silent path).
 @Suite struct SubscriberConnectionMachineTests {
     typealias M = SubscriberConnectionMachine
     static let pc1 = PeerConnectionID("pc-1"), pc2 = PeerConnectionID("pc-2")
@@ -79,6 +79,41 @@ import Testing
             Step(at: 5, input: sample(0, 2), expect: []),
             Step(at: 6, input: sample(0, 2), expect: []),
             Step(at: 7, input: sample(40, 2), expect: [.emit(.didReconnect)]),
+        ]),
+        ("a path that answers STUN but carries nothing for 2 s after the restart: restarted again", stalled + [
+            Step(at: 4, input: .answerSent(pc1), expect: []),
+            Step(at: 5, input: sample(0, 1), expect: []),
+            Step(at: 6, input: sample(0, 1), expect: []),
+            Step(at: 7, input: sample(0, 1), expect: [.restartIce(h1)]),
+            Step(at: 7, input: .answerSent(pc1), expect: []),
+            Step(at: 8, input: sample(300, 2), expect: [.emit(.didReconnect)]),
+            Step(at: 9, input: fire(.restartTimeout, 1), expect: []),
+        ]),
+        ("silent-path restarts are not counted: the restart timer keeps its pace", stalled + [
+            Step(at: 5, input: sample(0, 1), expect: []),
+            Step(at: 7, input: sample(0, 1), expect: [.restartIce(h1)]),
+            Step(at: 8, input: sample(0, 1), expect: []),
+            Step(at: 9, input: fire(.restartTimeout, 1), expect: [.restartIce(h1), restartTimer(1, 14)]),
+            Step(at: 10, input: sample(0, 2), expect: []),
+            Step(at: 11, input: sample(0, 2), expect: []),
+            Step(at: 12, input: sample(0, 2), expect: [.restartIce(h1)]),
+            Step(at: 14, input: fire(.restartTimeout, 1), expect: [.restartIce(h1), restartTimer(1, 19)]),
+            Step(at: 19, input: fire(.restartTimeout, 1), expect: [.replacePeerConnection(pc1, h1), restartTimer(1, 24)]),
+        ]),
+        ("a path that answers nothing (still blacked out) waits for the restart timer", stalled + [
+            Step(at: 5, input: sample(2000), expect: []),
+            Step(at: 7, input: sample(2000), expect: []),
+            Step(at: 8, input: sample(2000), expect: []),
+            Step(at: 9, input: fire(.restartTimeout, 1), expect: [.restartIce(h1), restartTimer(1, 14)]),
+        ]),
+        ("while the router's restart offer is pending, a silent path waits for the answer", stalled + [
+            Step(at: 4, input: .offerReceived(h1), expect: []),
+            Step(at: 5, input: sample(0, 1), expect: []),
+            Step(at: 8, input: sample(0, 1), expect: []),
+            Step(at: 8, input: .answerSent(pc1), expect: []),
+            Step(at: 9, input: sample(0, 2), expect: []),
+            Step(at: 10, input: sample(0, 2), expect: []),
+            Step(at: 11, input: sample(0, 2), expect: [.restartIce(h1)]),
         ]),
         ("restarts twice, then a new peer connection, then the window ends it once", stalled + [
             Step(at: 9, input: fire(.restartTimeout, 1), expect: [.restartIce(h1), restartTimer(1, 14)]),

@@ -16,9 +16,10 @@ public typealias PublisherConnectionMachine = MediaConnectionMachine
 /// while the selected pair's counters stop), so the machine reports `didDisconnect` when the
 /// selected pair's received bytes and STUN responses have been flat for
 /// ``Settings/stallThreshold``, or when ICE says `disconnected`/`failed`, whichever comes first.
-/// It then restarts ICE, replaces the peer connection after a router hangup or failed restarts,
-/// reports `didReconnect` when bytes arrive again on the current connection, and destroys the
-/// stream when the reconnect window runs out. Exactly one terminal outcome: the app ended it
+/// It then restarts ICE (again, sooner, when the path answers STUN but carries nothing for
+/// ``Settings/silentPathThreshold``), replaces the peer connection after a router hangup or
+/// failed restarts, reports `didReconnect` when bytes arrive again on the current connection,
+/// and destroys the stream when the reconnect window runs out. Exactly one terminal outcome: the app ended it
 /// (``Input/unsubscribe``), the stream is gone, or the window expired.
 ///
 /// The roles differ only in what the caller does with the actions. A subscriber's received
@@ -38,14 +39,21 @@ public struct MediaConnectionMachine: Sendable {
         public var maximumRestarts: Int
         /// How long it may stay disconnected before its stream is destroyed.
         public var reconnectWindow: Duration
+        /// While disconnected, the selected pair answering STUN but carrying no bytes for this
+        /// long means the path is back but the restart did not take: ICE is restarted again
+        /// then, without waiting for ``restartTimeout``.
+        public var silentPathThreshold: Duration
 
-        /// Creates settings: 3 s stall, 5 s per restart, 2 restarts, a 30 s window.
+        /// Creates settings: 3 s stall, 5 s per restart, 2 restarts, a 30 s window, 2 s of a
+        /// silent path.
         public init(stallThreshold: Duration = .seconds(3), restartTimeout: Duration = .seconds(5),
-                    maximumRestarts: Int = 2, reconnectWindow: Duration = .seconds(30)) {
+                    maximumRestarts: Int = 2, reconnectWindow: Duration = .seconds(30),
+                    silentPathThreshold: Duration = .seconds(2)) {
             self.stallThreshold = stallThreshold
             self.restartTimeout = restartTimeout
             self.maximumRestarts = maximumRestarts
             self.reconnectWindow = reconnectWindow
+            self.silentPathThreshold = silentPathThreshold
         }
     }
 
@@ -128,6 +136,9 @@ public struct MediaConnectionMachine: Sendable {
     private var lastProgress: Duration?
     private var lastBytes: Double?
     private var lastResponses: Double?
+    /// While disconnected: when the selected pair first answered STUN without bytes since the
+    /// last restart or negotiation.
+    private var silentPathSince: Duration?
     /// Inputs about an older peer connection or handle, or after the end: ignored, counted.
     public private(set) var staleInputs = 0
 
@@ -159,6 +170,7 @@ public struct MediaConnectionMachine: Sendable {
         case .answerSent(let pc):
             guard pc == peerConnection else { return stale() }
             negotiating = false
+            silentPathSince = nil
             if restartPending, let handle {
                 restartPending = false
                 return [.restartIce(handle)]
@@ -185,7 +197,8 @@ public struct MediaConnectionMachine: Sendable {
         case .statsSample(let pc, let bytes, let responses):
             guard pc == peerConnection else { return stale() }
             let bytesRose = Self.counted(bytes, since: lastBytes)
-            let progressed = bytesRose || Self.counted(responses, since: lastResponses)
+            let answered = Self.counted(responses, since: lastResponses)
+            let progressed = bytesRose || answered
             lastBytes = bytes
             lastResponses = responses
             if progressed { lastProgress = now }
@@ -196,9 +209,10 @@ public struct MediaConnectionMachine: Sendable {
                 if let lastProgress, now - lastProgress >= settings.stallThreshold { return disconnect(now: now) }
                 return []
             case .disconnected:
-                guard bytesRose else { return [] }
+                guard bytesRose else { return restartIfSilent(answered: answered, now: now) }
                 phase = .connected
                 generation += 1
+                silentPathSince = nil
                 return [.emit(.didReconnect)]
             case .ended:
                 return []
@@ -241,6 +255,7 @@ public struct MediaConnectionMachine: Sendable {
     }
 
     private mutating func restart(now: Duration) -> [Action] {
+        silentPathSince = nil
         var actions: [Action] = [.armTimer(TimerID(kind: .restartTimeout, generation: generation), deadline: now + settings.restartTimeout)]
         guard let handle else { return actions }
         if negotiating {
@@ -249,6 +264,22 @@ public struct MediaConnectionMachine: Sendable {
             actions.insert(.restartIce(handle), at: 0)
         }
         return actions
+    }
+
+    /// Disconnected, no bytes: a path that answers STUN (responses counted) but has carried
+    /// nothing for ``Settings/silentPathThreshold`` since the last restart or negotiation is
+    /// back, and the restart did not take (seen with Janus: the new pair's first check answered,
+    /// then silence until the next restart). Restart again now, uncounted: the restart timer
+    /// keeps its pace.
+    private mutating func restartIfSilent(answered: Bool, now: Duration) -> [Action] {
+        guard !negotiating, !restartPending, let handle else { return [] }
+        guard let since = silentPathSince else {
+            if answered { silentPathSince = now }
+            return []
+        }
+        guard now - since >= settings.silentPathThreshold else { return [] }
+        silentPathSince = nil
+        return [.restartIce(handle)]
     }
 
     private mutating func expire() -> [Action] {
