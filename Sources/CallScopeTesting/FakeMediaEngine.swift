@@ -86,6 +86,11 @@ public final class FakeMediaEngine: MediaEngine, Sendable {
         return description(.offer)
     }
 
+    /// Records `setLocal` with the SDP text.
+    public func setLocalDescription(_ description: SessionDescription, on id: PeerConnectionID) async throws {
+        try record("setLocal \(id) \(description.sdp)")
+    }
+
     /// Records `createAnswer`, returns `fake answer N`.
     public func createAnswer(on id: PeerConnectionID) async throws -> SessionDescription {
         try record("createAnswer \(id)")

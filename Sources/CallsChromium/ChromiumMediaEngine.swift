@@ -136,9 +136,15 @@ public actor ChromiumMediaEngine: MediaEngine {
         _ = try await run("addLocalMedia", [.string(id.rawValue), value])
     }
 
-    /// Creates and sets a local offer.
+    /// Creates an offer (not set).
     public func createOffer(on id: PeerConnectionID, iceRestart: Bool) async throws -> SessionDescription {
         try description(from: try await run("createOffer", [.string(id.rawValue), .bool(iceRestart)]))
+    }
+
+    /// Sets an offer as the local description.
+    public func setLocalDescription(_ description: SessionDescription, on id: PeerConnectionID) async throws {
+        let value: StatsValue = .object([StatsField("type", .string(description.kind.rawValue)), StatsField("sdp", .string(description.sdp))])
+        _ = try await run("setLocal", [.string(id.rawValue), value])
     }
 
     /// Creates and sets a local answer.

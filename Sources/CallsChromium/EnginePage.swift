@@ -99,9 +99,12 @@ enum EnginePage {
           return null;
         },
         async createOffer(id, iceRestart) {
-          const pc = entry(id).pc;
-          await pc.setLocalDescription(await pc.createOffer({ iceRestart }));
-          return { type: pc.localDescription.type, sdp: pc.localDescription.sdp };
+          const offer = await entry(id).pc.createOffer({ iceRestart });
+          return { type: offer.type, sdp: offer.sdp };
+        },
+        async setLocal(id, d) {
+          await entry(id).pc.setLocalDescription({ type: d.type, sdp: d.sdp });
+          return null;
         },
         async createAnswer(id) {
           const pc = entry(id).pc;

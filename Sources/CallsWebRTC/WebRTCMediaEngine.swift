@@ -148,7 +148,7 @@ public final class WebRTCMediaEngine: MediaEngine, @unchecked Sendable {
 
     // MARK: - Descriptions and candidates
 
-    /// `offer(for:)` (with `IceRestart` when asked), then `setLocalDescription`.
+    /// `offer(for:)` (with `IceRestart` when asked); not set.
     public func createOffer(on id: PeerConnectionID, iceRestart: Bool) async throws -> SessionDescription {
         let peer = try connection(id).peer
         let constraints = RTCMediaConstraints(mandatoryConstraints: iceRestart ? [kRTCMediaConstraintsIceRestart: kRTCMediaConstraintsValueTrue] : nil,
@@ -158,8 +158,12 @@ public final class WebRTCMediaEngine: MediaEngine, @unchecked Sendable {
                 if let description { done.resume(returning: description.sdp) } else { done.resume(throwing: Self.failure("createOffer", error)) }
             }
         }
-        try await setLocal(SessionDescription(kind: .offer, sdp: sdp), on: peer)
         return SessionDescription(kind: .offer, sdp: sdp)
+    }
+
+    /// `setLocalDescription` with an offer from ``createOffer(on:iceRestart:)``.
+    public func setLocalDescription(_ description: SessionDescription, on id: PeerConnectionID) async throws {
+        try await setLocal(description, on: try connection(id).peer)
     }
 
     /// `answer(for:)`, then `setLocalDescription`.

@@ -74,6 +74,7 @@ struct RealCallTests {
             try await publisherEngine.addLocalMedia(LocalMediaSettings(frameRate: 15), to: publisherPC)
             try await publisherEngine.openDataChannel(label: "callscope", on: publisherPC)
             let offer = try await publisherEngine.createOffer(on: publisherPC, iceRestart: false)
+            try await publisherEngine.setLocalDescription(offer, on: publisherPC)
             #expect(offer.sdp.contains("a=simulcast:send f;h;q"), "the offer carries the three rids, full size first")
             let answer = try await publisherHandle.publish(offer: offer)
             await publisherLog.trickle(publisherPC, to: publisherHandle)

@@ -58,9 +58,12 @@ final class TracedMediaEngine: MediaEngine {
 
     func createOffer(on id: PeerConnectionID, iceRestart: Bool) async throws -> SessionDescription {
         note("\(id.rawValue) createOffer\(iceRestart ? " (ICE restart)" : "")")
-        let offer = try await engine.createOffer(on: id, iceRestart: iceRestart)
-        note("\(id.rawValue) offer set, ufrag \(Self.ufrag(offer))")
-        return offer
+        return try await engine.createOffer(on: id, iceRestart: iceRestart)
+    }
+
+    func setLocalDescription(_ description: SessionDescription, on id: PeerConnectionID) async throws {
+        try await engine.setLocalDescription(description, on: id)
+        note("\(id.rawValue) offer set, ufrag \(Self.ufrag(description))")
     }
 
     func createAnswer(on id: PeerConnectionID) async throws -> SessionDescription {

@@ -153,12 +153,26 @@ import Testing
         for bytes in [300.0, 600, 600, 600, 600] { await Self.second(p.rig, bytes) }
         await eventually("didDisconnect") { p.events.all.count == 2 }
         await eventually("restart answered") { p.rig.engine.calls.contains("setRemote pc-1 answer to fake offer 2") }
-        #expect(p.rig.engine.calls.contains("createOffer pc-1 iceRestart"))
         #expect(p.rig.signaling.calls.contains("restartPublisherIce fake offer 2"))
+        // The restart offer created, set, then the router's answer to it.
+        let restart = p.rig.engine.calls.drop { $0 != "createOffer pc-1 iceRestart" }.filter { !$0.hasPrefix("stats") }
+        #expect(Array(restart) == ["createOffer pc-1 iceRestart", "setLocal pc-1 fake offer 2", "setRemote pc-1 answer to fake offer 2"])
         await Self.second(p.rig, 900)
         await eventually("didReconnect") { p.events.all.count == 3 }
         #expect(p.events.all == [.didConnect(stream), .didDisconnect(stream), .didReconnect(stream)])
         #expect(!p.rig.signaling.calls.contains { $0.hasPrefix("republish") })
+    }
+
+    /// The router refusing the restart offer: the engine never applied it (its new candidates
+    /// never checked against the router's old credentials), and the app is told.
+    @Test func aRestartOfferTheRouterRefusesIsNeverSetLocally() async throws {
+        let p = try await Self.published()
+        p.rig.signaling.failNext("restartPublisherIce", with: SignalingError(routerCode: 433, "ICE restart refused"))
+        for bytes in [300.0, 600, 600, 600, 600] { await Self.second(p.rig, bytes) }
+        await eventually("didFail") { p.events.all.contains { if case .didFail = $0 { true } else { false } } }
+        #expect(p.rig.engine.calls.contains("createOffer pc-1 iceRestart"))
+        #expect(!p.rig.engine.calls.contains("setLocal pc-1 fake offer 2"))
+        #expect(!p.rig.engine.calls.contains { $0.hasPrefix("setRemote pc-1 answer to fake offer 2") })
     }
 
     @Test func bytesStillSentDoNotKeepAPublisherConnected() async throws {

@@ -47,9 +47,12 @@ public protocol MediaEngine: Sendable {
     func closePeerConnection(_ id: PeerConnectionID) async throws
     /// Captures camera and/or microphone and adds send-only tracks (with the simulcast layers).
     func addLocalMedia(_ settings: LocalMediaSettings, to id: PeerConnectionID) async throws
-    /// Creates an offer (with new ICE credentials when `iceRestart`) and sets it as the local
-    /// description.
+    /// Creates an offer (with new ICE credentials when `iceRestart`); it takes effect with
+    /// ``setLocalDescription(_:on:)``. Apart, so that a publisher's ICE restart offer reaches the
+    /// router before the engine starts checking with its new candidates.
     func createOffer(on id: PeerConnectionID, iceRestart: Bool) async throws -> SessionDescription
+    /// Sets an offer from ``createOffer(on:iceRestart:)`` as the local description.
+    func setLocalDescription(_ description: SessionDescription, on id: PeerConnectionID) async throws
     /// Creates an answer to the remote offer and sets it as the local description.
     func createAnswer(on id: PeerConnectionID) async throws -> SessionDescription
     /// Sets the remote description.

@@ -89,13 +89,18 @@ extension CallSession {
         }
     }
 
-    /// Our offer with new ICE credentials, on the participant handle.
+    /// Our offer with new ICE credentials, on the participant handle; set locally only once the
+    /// router has answered it. Set first, the engine's new candidates start checking at once,
+    /// still with the router's old credentials: a check the router answers before it restarts
+    /// makes a pair the engine selects and the restarted router no longer answers (seen with
+    /// Chromium and Janus: one response, no media, until the next restart).
     private func restartPublisherIce(_ publisher: CallPublisher) async {
         guard let pc = publishing?.peerConnection else { return }
         do {
             let offer = try await engine.createOffer(on: pc, iceRestart: true)
             let answer = try await signaling.restartPublisherIce(offer: offer)
             guard publishing?.peerConnection == pc else { return }
+            try await engine.setLocalDescription(offer, on: pc)
             try await engine.setRemoteDescription(answer, on: pc)
             await feedPublisher(.answerSent(pc))
         } catch {

@@ -67,12 +67,14 @@ extension CallSession {
         publisher.setStream(nil)
     }
 
-    /// Local media (and the sender-stats channel) on `pc`, then the offer.
+    /// Local media (and the sender-stats channel) on `pc`, then the offer, set.
     func preparePublishingOffer(_ publisher: CallPublisher, on pc: PeerConnectionID) async throws -> SessionDescription {
         try await engine.addLocalMedia(publisher.settings.media, to: pc)
         if publisher.settings.senderStatsTrack {
             try await engine.openDataChannel(label: CallPublisher.senderStatsChannel, on: pc)
         }
-        return try await engine.createOffer(on: pc, iceRestart: false)
+        let offer = try await engine.createOffer(on: pc, iceRestart: false)
+        try await engine.setLocalDescription(offer, on: pc)
+        return offer
     }
 }
