@@ -19,8 +19,8 @@ public typealias PublisherConnectionMachine = MediaConnectionMachine
 /// It then restarts ICE (again, sooner, when the path answers STUN but carries nothing for
 /// ``Settings/silentPathThreshold``), replaces the peer connection after a router hangup or
 /// failed restarts, reports `didReconnect` when bytes arrive again on the current connection,
-/// and destroys the stream when the reconnect window runs out. Exactly one terminal outcome: the app ended it
-/// (``Input/unsubscribe``), the stream is gone, or the window expired.
+/// and destroys the stream when the reconnect window runs out. Exactly one terminal outcome:
+/// the app ended it (``Input/unsubscribe``), the stream is gone, or the window expired.
 ///
 /// The roles differ only in what the caller does with the actions. A subscriber's received
 /// bytes are the media; a publisher's are the router's RTCP and consent responses, which stop
