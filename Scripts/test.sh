@@ -41,8 +41,8 @@ CALLSCOPE_FRAMES_KERNEL=swift swift test --skip-build --filter VectorKernelSelec
 # plus 32 s for `callscope call --record` by a publisher and a subscriber, each recording replayed
 # by `callscope replay` to the same callbacks: RealRecordReplayTests, which runs .build/debug/callscope;
 # the whole invocation measured 54 s; plus 13 s for `callscope call --width/--height/--fps/--bitrates`
-# reaching the encoder and SIGTERM ending a call with its recording: RealCallOptionsTests; the whole
-# invocation with it measured 72 s).
+# reaching the encoder and SIGTERM ending a call with its recording, and 2 s for SIGTERM during the
+# start-up: RealCallOptionsTests; the whole invocation with them measured 72 s).
 CALLSCOPE_REAL=1 timeout 300 swift test -Xswiftc -warnings-as-errors --no-parallel --filter CallsRealTests
 # The README's main job must work on the shipped recording.
 swift run callscope replay >/dev/null

@@ -29,7 +29,8 @@ struct CallCommand: Command {
     with --stun, session.connectionStateChanged (udp / tcp / offline, probed as `discover`).
     --publish publishes the fake camera (3-layer VP8 simulcast) and microphone; --subscribe all
     (default) subscribes to every other stream; --duration defaults to 30; SIGINT or SIGTERM
-    ends the call earlier, as cleanly (it hangs up and writes --record).
+    ends the call earlier, as cleanly (it hangs up and writes --record), also when it comes
+    during the start-up (the call then ends as soon as it has started).
     --record FILE writes a webrtc-stats-recording (plain ndjson) of every report and sender-stats
     message the SDK fed its stats monitors, the subscribers' stream bindings, the receive limits
     the layer policy gave them when it decided (subscriber.receiveLimit {limit, stream}) and the
@@ -130,6 +131,8 @@ struct CallCommand: Command {
 
     private func call() async throws {
         guard let janus else { return }
+        let end = CallEnd()
+        defer { end.finish() }
         let recorder = try record.map { try CallRecorder(path: $0, display: display) }
         let out = CallEventPrinter(format: format, recorder: recorder)
         let engine = try await ChromiumMediaEngine.launch(chromium)
@@ -165,7 +168,7 @@ struct CallCommand: Command {
                 try await session.publish(publisher)
                 if let stream = publisher.stream { recorder?.noteStream(stream, own: true); out.line(callback: "publisher.streamCreated", peer: "publisher", stream: stream.streamId, data: CallEventPrinter.json(stream)) }
             }
-            _ = await CallEnd.wait(seconds: duration)
+            _ = await end.wait(seconds: duration)
         } catch {
             await session.disconnect()
             await engine.shutdown()

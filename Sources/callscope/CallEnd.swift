@@ -4,26 +4,37 @@ import Foundation
 /// When `callscope call` hangs up: after `--duration` seconds, or at the first SIGINT or
 /// SIGTERM, whichever comes first. Either way the call then leaves the room and writes its
 /// `--record` file, so a caller (the rig) can end a call at a moment it picks.
-enum CallEnd {
+///
+/// The signals are caught from the moment it is made, before the call starts: one that comes
+/// while Chromium starts, or while the session connects and publishes, is kept, and the call
+/// ends as soon as that start-up is over, as cleanly. From then on SIGINT and SIGTERM no longer
+/// kill the process, and they stay ignored after ``finish()``, so a second signal cannot cut
+/// the hang-up and the recording short (SIGKILL still does).
+struct CallEnd {
     /// What ended the wait.
     enum Cause: Equatable { case duration, signal(Int32) }
 
-    /// Waits for the end. From the start of the wait SIGINT and SIGTERM no longer kill the
-    /// process, and they stay ignored afterwards, so a second signal cannot cut the hang-up and
-    /// the recording short (SIGKILL still does).
-    static func wait(seconds: Double) async -> Cause {
+    private let signals: AsyncStream<Int32>
+    private let continuation: AsyncStream<Int32>.Continuation
+    private let sources: [any DispatchSourceSignal]
+
+    /// Starts catching SIGINT and SIGTERM.
+    init() {
         let (signals, continuation) = AsyncStream<Int32>.makeStream()
-        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+        self.signals = signals
+        self.continuation = continuation
+        sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { continuation.yield(number) }
             source.resume()
             return source
         }
-        defer {
-            for source in sources { source.cancel() }
-            continuation.finish()
-        }
+    }
+
+    /// Waits `seconds`, or for the first signal (at once when one came before the wait).
+    func wait(seconds: Double) async -> Cause {
+        let signals = signals
         return await withTaskGroup(of: Cause?.self) { group in
             group.addTask {
                 try? await Task.sleep(for: .milliseconds(Int((min(seconds, 1e9) * 1000).rounded())))
@@ -37,5 +48,11 @@ enum CallEnd {
             group.cancelAll()
             return first ?? .duration
         }
+    }
+
+    /// Stops catching (the signals stay ignored).
+    func finish() {
+        for source in sources { source.cancel() }
+        continuation.finish()
     }
 }
