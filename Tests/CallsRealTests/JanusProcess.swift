@@ -38,7 +38,8 @@ final class JanusProcess: Sendable {
     /// pairs, failures, hangups; `-d 5` for the selected pairs): Janus' side of a reconnection
     /// that missed its bound.
     func iceLog() -> [String] {
-        guard let text = try? String(contentsOfFile: service.directory + "/janus.log", encoding: .utf8) else { return ["(no janus.log)"] }
+        guard let data = FileManager.default.contents(atPath: service.directory + "/janus.log") else { return ["(no janus.log)"] }
+        let text = String(decoding: data, as: UTF8.self)
         let wanted = ["ICE restart", "Restarting ICE", "selected pair", "Component state changed", "ICE failed", "hangup",
                       "Trickle candidate", "remote candidate", "Failed to add"]
         return text.split(separator: "\n").map(String.init).filter { line in wanted.contains { line.contains($0) } }

@@ -92,7 +92,7 @@ struct RealCallOptionsTests {
         let code = await dave.exitCode()
         let took = ContinuousClock.now - signalled
         await janus.stop()
-        let live = (try? String(contentsOfFile: work + "/dave.live", encoding: .utf8)) ?? ""
+        let live = FileManager.default.contents(atPath: work + "/dave.live").map { String(decoding: $0, as: UTF8.self) } ?? ""
         progress("dave: SIGTERM 0.5 s after the launch, exit \(String(describing: code)) \(took) later")
         #expect(code == 0, "exit 0, not killed by the signal: \(live.suffix(500))")
         #expect(took < .seconds(60), "the call ended on the signal, not --duration 300")
