@@ -143,8 +143,7 @@ public actor ChromiumMediaEngine: MediaEngine {
 
     /// Sets an offer as the local description.
     public func setLocalDescription(_ description: SessionDescription, on id: PeerConnectionID) async throws {
-        let value: StatsValue = .object([StatsField("type", .string(description.kind.rawValue)), StatsField("sdp", .string(description.sdp))])
-        _ = try await run("setLocal", [.string(id.rawValue), value])
+        _ = try await run("setLocal", [.string(id.rawValue), Self.value(of: description)])
     }
 
     /// Creates and sets a local answer.
@@ -154,8 +153,7 @@ public actor ChromiumMediaEngine: MediaEngine {
 
     /// Sets the remote description.
     public func setRemoteDescription(_ description: SessionDescription, on id: PeerConnectionID) async throws {
-        let value: StatsValue = .object([StatsField("type", .string(description.kind.rawValue)), StatsField("sdp", .string(description.sdp))])
-        _ = try await run("setRemote", [.string(id.rawValue), value])
+        _ = try await run("setRemote", [.string(id.rawValue), Self.value(of: description)])
     }
 
     /// Adds a remote candidate (`nil`: end of candidates).
@@ -273,6 +271,11 @@ public actor ChromiumMediaEngine: MediaEngine {
                 continuation.yield(.dropped(reason: "unreadable page event \(JSONWriter.string(value).prefix(120))"))
             }
         }
+    }
+
+    /// A description as the page takes it: `{type, sdp}`.
+    private static func value(of description: SessionDescription) -> StatsValue {
+        .object([StatsField("type", .string(description.kind.rawValue)), StatsField("sdp", .string(description.sdp))])
     }
 
     private func description(from value: StatsValue) throws(MediaEngineError) -> SessionDescription {
