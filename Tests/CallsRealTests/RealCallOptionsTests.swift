@@ -20,32 +20,16 @@ struct RealCallOptionsTests {
     /// two-publisher recordings; the default caps are 1.5 M and 150 k).
     @Test(.timeLimit(.minutes(2)))
     func mediaOptionsReachTheEncoderAndSIGTERMEndsTheCallWithItsRecording() async throws {
-        let executable = RealRecordReplayTests.executable
-        try #require(FileManager.default.isExecutableFile(atPath: executable), "build callscope first (swift build): \(executable)")
-        let janus = try await JanusProcess()
-        let work = NSTemporaryDirectory() + "callscope-options-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: work) }
-        let record = work + "/carol.ndjson"
-        let started = ContinuousClock.now
-        let carol = try ChildProcess(executable: executable, arguments: [
-            "call", "--janus", janus.url.absoluteString, "--room", String(RealCallTests.room), "--display", "carol",
-            "--publish", "--subscribe", "none", "--duration", "300", "--format", "ndjson", "--record", record,
-            "--width", "640", "--height", "360", "--fps", "15", "--bitrates", "100000,300000,700000",
-            "--chromedriver", RealComponents.chromedriver, "--chromium", RealComponents.chromium,
-        ], outputPath: work + "/carol.live")
-        let published = try await Self.waitForLine(containing: "publisher.streamCreated", in: work + "/carol.live", within: .seconds(60))
+        let carol = try await PublishingCall.launch("carol", options: ["--width", "640", "--height", "360", "--fps", "15", "--bitrates", "100000,300000,700000"])
+        defer { carol.removeWork() }
+        let published = try await Self.waitForLine(containing: "publisher.streamCreated", in: carol.live, within: .seconds(60))
         try await Task.sleep(for: .seconds(9))
-        let signalled = ContinuousClock.now
-        kill(carol.pid, SIGTERM)
-        let code = await carol.exitCode()
-        let took = ContinuousClock.now - signalled
-        await janus.stop()
-        progress("carol: published \(published - started) after the launch, exit \(String(describing: code)) \(took) after SIGTERM")
+        let (code, took) = await carol.terminate()
+        progress("carol: published \(published - carol.launched) after the launch, exit \(String(describing: code)) \(took) after SIGTERM")
         #expect(code == 0)
         #expect(took < .seconds(30), "SIGTERM ended the call, not --duration 300")
 
-        let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n")
+        let lines = try String(contentsOfFile: carol.record, encoding: .utf8).split(separator: "\n")
         let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(objects.first?["format"] as? String == "webrtc-stats-recording")
         let reports = objects.filter { $0["peer"] as? String == "carol.publisher" }.compactMap { $0["report"] as? [[String: Any]] }
@@ -74,32 +58,57 @@ struct RealCallOptionsTests {
     /// the other test's SIGTERM before a slow start-up was over and got no recording).
     @Test(.timeLimit(.minutes(2)))
     func sigtermDuringTheStartUpEndsTheCallCleanlyOnceItHasStarted() async throws {
-        let executable = RealRecordReplayTests.executable
-        try #require(FileManager.default.isExecutableFile(atPath: executable), "build callscope first (swift build): \(executable)")
-        let janus = try await JanusProcess()
-        let work = NSTemporaryDirectory() + "callscope-early-term-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: work) }
-        let record = work + "/dave.ndjson"
-        let dave = try ChildProcess(executable: executable, arguments: [
-            "call", "--janus", janus.url.absoluteString, "--room", String(RealCallTests.room), "--display", "dave",
-            "--publish", "--subscribe", "none", "--duration", "300", "--format", "ndjson", "--record", record,
-            "--chromedriver", RealComponents.chromedriver, "--chromium", RealComponents.chromium,
-        ], outputPath: work + "/dave.live")
+        let dave = try await PublishingCall.launch("dave")
+        defer { dave.removeWork() }
         try await Task.sleep(for: .milliseconds(500))
-        let signalled = ContinuousClock.now
-        kill(dave.pid, SIGTERM)
-        let code = await dave.exitCode()
-        let took = ContinuousClock.now - signalled
-        await janus.stop()
-        let live = FileManager.default.contents(atPath: work + "/dave.live").map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let (code, took) = await dave.terminate()
+        let live = FileManager.default.contents(atPath: dave.live).map { String(decoding: $0, as: UTF8.self) } ?? ""
         progress("dave: SIGTERM 0.5 s after the launch, exit \(String(describing: code)) \(took) later")
         #expect(code == 0, "exit 0, not killed by the signal: \(live.suffix(500))")
         #expect(took < .seconds(60), "the call ended on the signal, not --duration 300")
         #expect(live.contains("publisher.streamCreated"), "the start-up was finished, then the call ended")
-        let header = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").first.map(String.init) ?? ""
+        let header = try String(contentsOfFile: dave.record, encoding: .utf8).split(separator: "\n").first.map(String.init) ?? ""
         let object = try JSONSerialization.jsonObject(with: Data(header.utf8)) as? [String: Any]
         #expect(object?["format"] as? String == "webrtc-stats-recording", "the recording was written")
+    }
+
+    /// `callscope call --publish --subscribe none --duration 300 --format ndjson --record` as
+    /// `display` (plus `options`), against a Janus of its own, in a work directory of its own.
+    struct PublishingCall {
+        let janus: JanusProcess
+        let process: ChildProcess
+        let work: String
+        let launched: ContinuousClock.Instant
+        /// The `--record` file and the live output.
+        var record: String { work + "/call.ndjson" }
+        var live: String { work + "/call.live" }
+
+        static func launch(_ display: String, options: [String] = []) async throws -> PublishingCall {
+            let executable = RealRecordReplayTests.executable
+            try #require(FileManager.default.isExecutableFile(atPath: executable), "build callscope first (swift build): \(executable)")
+            let janus = try await JanusProcess()
+            let work = NSTemporaryDirectory() + "callscope-\(display)-call-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+            let launched = ContinuousClock.now
+            let process = try ChildProcess(executable: executable, arguments: [
+                "call", "--janus", janus.url.absoluteString, "--room", String(RealCallTests.room), "--display", display,
+                "--publish", "--subscribe", "none", "--duration", "300", "--format", "ndjson", "--record", work + "/call.ndjson",
+                "--chromedriver", RealComponents.chromedriver, "--chromium", RealComponents.chromium,
+            ] + options, outputPath: work + "/call.live")
+            return PublishingCall(janus: janus, process: process, work: work, launched: launched)
+        }
+
+        /// SIGTERM, then its exit code and how long after the signal it came; Janus stopped.
+        func terminate() async -> (code: Int32?, took: Duration) {
+            let signalled = ContinuousClock.now
+            kill(process.pid, SIGTERM)
+            let code = await process.exitCode()
+            let took = ContinuousClock.now - signalled
+            await janus.stop()
+            return (code, took)
+        }
+
+        func removeWork() { try? FileManager.default.removeItem(atPath: work) }
     }
 
     /// Polls `path` every 100 ms until it holds `text`; the time it was seen. Bytes, not a
