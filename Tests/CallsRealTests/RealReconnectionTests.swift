@@ -2,6 +2,7 @@ import Calls
 import CallsChromium
 import CallsJanus
 import Foundation
+import Observability
 import Testing
 
 /// Elements with the wall-clock time they arrived.

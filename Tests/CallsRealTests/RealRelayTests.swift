@@ -1,6 +1,7 @@
 import Calls
 import Connectivity
 import Foundation
+import Observability
 import RTCStats
 import Testing
 

@@ -86,9 +86,9 @@ import Testing
         final class Key {}
         let a = Key(), b = Key()
         let ka = ObjectIdentifier(a), kb = ObjectIdentifier(b)
-        #expect(RoomRosterTests.names(book.sample(Self.report(at: 1000, alive: true), key: ka, participant: "7", peerConnection: PeerConnectionID("pc-1")))
+        #expect(RoomRosterTests.names(book.sample(.udpDirect, source: ka, participant: "7"))
                 == ["participantPathsChanged 7 udpDirect"])
-        #expect(RoomRosterTests.names(book.sample(Self.report(at: 1000, alive: true, relay: "udp"), key: kb, participant: "7", peerConnection: PeerConnectionID("pc-2")))
+        #expect(RoomRosterTests.names(book.sample(.udpRelay, source: kb, participant: "7"))
                 == ["participantPathsChanged 7 udpDirect+udpRelay"])
         #expect(RoomRosterTests.names(book.subscriptionEnded(ka)) == ["participantPathsChanged 7 udpRelay"])
         #expect(book.subscriptionEnded(ka).isEmpty)

@@ -1,4 +1,5 @@
 @testable import Calls
+import Observability
 import Foundation
 import RTCStats
 import Testing

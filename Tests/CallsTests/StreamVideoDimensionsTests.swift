@@ -32,14 +32,15 @@ import Testing
     @Test(arguments: table.indices)
     func theDecodedSizeIsTheVideoInboundEntrysFrameSize(_ row: Int) {
         let (entries, expected) = Self.table[row]
-        let dimensions = CallVideoDimensions(decodedIn: StatsReport(entries: entries))
+        let dimensions = DecodedVideoSize(decodedIn: StatsReport(entries: entries))
         #expect(dimensions.map { "\($0.width)x\($0.height)" } == expected)
     }
 
     @Test func aRealChromiumSubscriberReportGivesItsDecodedSize() throws {
         // Captured on the rig (Fixtures/README.md): the subscriber decoded Alice's top layer.
         let report = try CandidatePairPathTrackerFixtureTests.fixture("chromium-loopback-1")
-        #expect(CallVideoDimensions(decodedIn: report) == CallVideoDimensions(width: 960, height: 540))
+        let size = try #require(DecodedVideoSize(decodedIn: report))
+        #expect((size.width, size.height) == (960, 540))
     }
 
     @Test func theRosterReportsEachNewSizeOnceAndNothingForUnknownStreams() {

@@ -43,9 +43,8 @@ import Testing
             monitor.receiveSenderStats(message.encoded(), at: time)
             let report = SubscriberAdaptationTests.report(time: time, pairBytes: pairBytes, videoReceived: videoReceived, videoLost: videoLost, framesDecoded: framesDecoded,
                                                           frame: frame)
-            let callbacks = monitor.ingestReturningCallbacks(report, peerConnection: "pc-1")
-            return adaptation.interval(callbacks: callbacks, pairBytes: pairBytes, reportTime: time, senderStats: monitor.latestSenderStatsReceipt,
-                                       preferences: preferences, now: .seconds(second))
+            let reading = monitor.read(report, peerConnection: "pc-1")
+            return adaptation.interval(reading, reportTime: time, preferences: preferences, now: .seconds(second))
         }
     }
 

@@ -289,17 +289,20 @@ import Testing
         let monitor = SubscriberStatsMonitor()
         let catcher = LinkCatcher()
         monitor.delegate = catcher
+        var measured: TransportStats?
         for report in 0..<10 {
             let time = Double(report) * 1000
-            monitor.ingest(StatsReport(entries: [
+            let entries = StatsReport(entries: [
                 Synthetic.entry("IV", .inboundRTP, at: time, ["kind": "video", "bytesReceived": time * 100, "packetsReceived": time / 10, "packetsLost": 0]),
-            ]), peerConnection: "sub-1")
+            ])
+            // The last report as the SDK reads it, with the downlink measured alone.
+            if report == 9 { measured = monitor.read(entries, peerConnection: "sub-1").measuredDownlink } else { monitor.ingest(entries, peerConnection: "sub-1") }
             if report == 4 { monitor.setReceiveLimit(.downlink) }
         }
         #expect(monitor.receiveLimit == .downlink)
         #expect(catcher.links.map(\.networkDegradationSource) == [.none, .none, .none, .none, .none, .none, .local, .local, .local, .local])
         let last = try #require(catcher.links.last)
         #expect((last.transport.networkCondition, last.transport.networkConditionReason) == (.warning, .bandwidth))
-        #expect(monitor.measuredDownlink?.networkCondition == .excellent)
+        #expect(measured?.networkCondition == .excellent)
     }
 }

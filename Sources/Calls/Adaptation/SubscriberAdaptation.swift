@@ -2,7 +2,7 @@ import Observability
 import RTCStats
 
 /// One subscriber's layer choice between stats intervals: the ``LayerPolicy`` and what feeds
-/// it, as a value. Each interval it takes the subscriber monitor's callbacks (downlink
+/// it, as a value. Each interval it takes what the subscriber's monitor read (downlink
 /// condition, decoded frames, the video's packet counters), the connection's received bytes
 /// and the publisher's latest sender stats (its layers, whether it allows audio fallback,
 /// whether its camera is on); out come the router configurations, the subscriber's events and
@@ -73,24 +73,14 @@ struct SubscriberAdaptation: Sendable {
         self.videoMid = videoMid
     }
 
-    /// One stats interval.
-    mutating func interval(callbacks: [StatsCallback], pairBytes: Double, reportTime: Double,
-                           senderStats: (message: SenderStatsMessage, receivedAt: Double)?, measuredDownlink: TransportStats? = nil,
-                           preferences: LayerPreferences, now: Duration) -> [Output] {
+    /// One stats interval: what the subscriber's monitor read from its report, decided at
+    /// `reportTime` (ms, the report's clock).
+    mutating func interval(_ reading: SubscriberReading, reportTime: Double, preferences: LayerPreferences, now: Duration) -> [Output] {
         var actions: [LayerPolicy.Action] = []
         if preferences != policy.preferences { actions += policy.receive(.preferences(preferences), now: now) }
 
-        var link: SubscriberMediaLinkStats?
-        var video: SubscriberVideoNetworkStats?
-        var audio: SubscriberAudioNetworkStats?
-        for callback in callbacks {
-            switch callback.event {
-            case .subscriberMediaLinkStatsUpdated(let stats): link = stats
-            case .subscriberVideoNetworkStatsUpdated(let stats): video = stats
-            case .subscriberAudioNetworkStatsUpdated(let stats): audio = stats
-            default: break
-            }
-        }
+        let link = reading.mediaLink, video = reading.video, audio = reading.audio
+        let pairBytes = reading.connection.progress.bytesReceived
         let goodput = lastPair.flatMap { last -> Double? in
             guard reportTime > last.time, pairBytes >= last.bytes else { return nil }
             return (pairBytes - last.bytes) * 8 / ((reportTime - last.time) / 1000)
@@ -110,7 +100,7 @@ struct SubscriberAdaptation: Sendable {
 
         // The latest message however old: under a downlink cap the data channel it comes on
         // starves too, and the layers it last listed are still the best knowledge.
-        let fresh = senderStats?.message
+        let fresh = reading.senderStats
         if let sending = fresh?.videoEnabled, sending != publisherVideo {
             if publisherVideo != nil || !sending { actions += policy.receive(.publisherVideo(sending), now: now) }
             publisherVideo = sending
@@ -152,7 +142,7 @@ struct SubscriberAdaptation: Sendable {
             // The downlink as measured, not as reported: under our own `.downlink` limit the
             // monitor keeps reporting warning/bandwidth after the loss has gone (the attribution
             // after a step-down), which would never let the policy step up again.
-            let condition = measuredDownlink?.networkCondition ?? link.transport.networkCondition
+            let condition = reading.measuredDownlink?.networkCondition ?? link.transport.networkCondition
             actions += policy.receive(.interval(condition: condition, estimate: estimate, layers: layers,
                                                 publisherAllowsFallback: fresh?.audioFallbackEnabled ?? true,
                                                 // The interval after a resume confirms nothing.

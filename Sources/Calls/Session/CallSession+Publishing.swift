@@ -1,17 +1,4 @@
 import Observability
-import Foundation
-
-/// The publisher's peer connection and its reconnection machine.
-struct PublishingState: Sendable {
-    let publisher: CallPublisher
-    /// The peer connection publishing now (a new one after a republish).
-    var peerConnection: PeerConnectionID
-    var machine: PublisherConnectionMachine
-    /// Our own paths to the router, for the far leg of our sender-stats messages.
-    var paths = CandidatePairPathTracker()
-    /// The video track's enabled state last set on the engine.
-    var videoEnabled = true
-}
 
 extension CallSession {
     /// Publishes: captures, offers (simulcast layers from the settings), takes the router's
@@ -19,62 +6,56 @@ extension CallSession {
     /// `streamCreated`. When its media path is lost the publisher reconnects by itself
     /// (``CallPublisherEvent``).
     public func publish(_ publisher: CallPublisher) async throws(CallError) {
-        guard let connection, let handle = trickle.participantHandle else { throw CallError(.notConnected, "publish: not connected") }
-        guard publishing == nil else { throw CallError(.alreadyPublishing, "publish: a publisher is already publishing") }
-        var pc: PeerConnectionID?
+        guard let own = connection, let handle = trickle.participantHandle else { throw CallError(.notConnected, "publish: not connected") }
+        guard publication == nil else { throw CallError(.alreadyPublishing, "publish: a publisher is already publishing") }
+        let publication: PublicationController
         do {
-            let made = try await engine.makePeerConnection(configuration.peerConnection)
-            pc = made
-            trickle.expect(made)
-            let settings = PublisherConnectionMachine.Settings(reconnectWindow: configuration.reconnectWindow)
-            publishing = PublishingState(publisher: publisher, peerConnection: made, machine: PublisherConnectionMachine(settings: settings))
-            _ = publishing?.machine.receive(.peerConnectionStarted(made, handle), now: timer.elapsed)
-            let offer = try await preparePublishingOffer(publisher, on: made)
-            let answer = try await signaling.publish(offer: offer)
-            // Published: the stream exists before the connection can report anything about it.
-            let media = publisher.settings.media
-            publisher.setStream(CallStream(streamId: connection.connectionId, connection: connection, creationTime: wallClock(),
-                                           hasAudio: media.audio, hasVideo: media.video, name: publisher.settings.name,
-                                           videoType: publisher.settings.videoType))
-            for candidate in trickle.ready(made, handle: handle) { try? await signaling.trickle(candidate, on: handle) }
-            try await engine.setRemoteDescription(answer, on: made)
+            let pc = try await engine.makePeerConnection(configuration.peerConnection)
+            trickle.expect(pc)
+            publication = PublicationController(publisher: publisher, peerConnection: pc, settings: .init(reconnectWindow: configuration.reconnectWindow))
         } catch {
-            if let pc {
-                trickle.forget(pc)
-                try? await engine.closePeerConnection(pc)
-            }
-            publishing = nil
-            cancelPublisherTimers(publisher)
             publisher.setStream(nil)
             throw CallError.wrapping(error, "publish")
         }
-        if let made = pc { await feedPublisher(.answerSent(made)) }
-    }
-
-    /// Cancels the publisher machine's timers (a new machine starts its generations afresh).
-    func cancelPublisherTimers(_ publisher: CallPublisher) {
-        for task in timers.removeValue(forKey: ObjectIdentifier(publisher)) ?? [] { task.cancel() }
+        self.publication = publication
+        do {
+            try await publication.start(on: handle, as: own, in: self)
+        } catch {
+            await publication.close(.dropped, in: self)
+            publisher.setStream(nil)
+            throw CallError.wrapping(error, "publish")
+        }
+        await publication.started(in: self)
     }
 
     /// Stops publishing (idempotent).
     public func unpublish(_ publisher: CallPublisher) async {
-        guard let publishing, publishing.publisher === publisher else { return }
-        self.publishing = nil
-        cancelPublisherTimers(publisher)
-        trickle.forget(publishing.peerConnection)
-        try? await signaling.unpublish()
-        try? await engine.closePeerConnection(publishing.peerConnection)
-        publisher.setStream(nil)
+        guard let publication, publication.publisher === publisher else { return }
+        await publication.close(.unpublished, in: self)
     }
 
-    /// Local media (and the sender-stats channel) on `pc`, then the offer, set.
-    func preparePublishingOffer(_ publisher: CallPublisher, on pc: PeerConnectionID) async throws -> SessionDescription {
-        try await engine.addLocalMedia(publisher.settings.media, to: pc)
-        if publisher.settings.senderStatsTrack {
-            try await engine.openDataChannel(label: CallPublisher.senderStatsChannel, on: pc)
+    /// The publication closed: the session forgets it.
+    func publicationEnded(_ publication: PublicationController) {
+        if self.publication === publication { self.publication = nil }
+    }
+
+    /// After a republish: the participant id the router gave (the old one when it could), and
+    /// the stream under it.
+    func adoptParticipantID(_ join: RoomJoin, publisher: CallPublisher) {
+        guard var room else { return }
+        if join.participantID.rawValue != room.own.connectionId {
+            let moved = CallConnection(connectionId: join.participantID.rawValue, creationTime: room.own.creationTime, data: room.own.data)
+            room.own = moved
+            room.roster.own = join.participantID
+            if var stream = publisher.stream {
+                stream.streamId = moved.connectionId
+                stream.connection = moved
+                stream.creationTime = wallClock()
+                publisher.setStream(stream)
+            }
         }
-        let offer = try await engine.createOffer(on: pc, iceRestart: false)
-        try await engine.setLocalDescription(offer, on: pc)
-        return offer
+        let events = room.roster.receive(.feedsPublished(join.feeds), now: wallClock())
+        self.room = room
+        deliver(events)
     }
 }

@@ -7,12 +7,12 @@ extension CallSession {
     /// handle and peer connection (their machines see a router hangup), the publisher publishes
     /// again. When every attempt fails the session ends.
     func rejoin(after reason: String) async {
-        guard let connection, roster != nil else { return }
+        guard let own = connection else { return }
         var delay = Duration.seconds(1)
         for attempt in 1...max(1, configuration.rejoinAttempts) {
             let join: RoomJoin
             do {
-                join = try await signaling.join(display: connection.data)
+                join = try await signaling.join(display: own.data)
             } catch {
                 guard attempt < configuration.rejoinAttempts else { break }
                 let deadline = timer.elapsed + delay
@@ -20,30 +20,21 @@ extension CallSession {
                 delay *= 2
                 continue
             }
-            guard self.connection != nil, var roster else { return }
-            self.connection = CallConnection(connectionId: join.participantID.rawValue, creationTime: connection.creationTime,
-                                             data: connection.data)
-            roster.own = join.participantID
-            trickle.participantHandle = join.participantHandle
-            let events = roster.rejoined(join.feeds, now: wallClock())
-            self.roster = roster
-            for case .streamDestroyed(let stream, _) in events {
-                for (key, state) in subscriptions where state.subscriber.stream.streamId == stream.streamId {
-                    await tearDown(state)
-                    forget(key)
-                }
-            }
+            guard var room else { return }
+            room.own = CallConnection(connectionId: join.participantID.rawValue, creationTime: own.creationTime, data: own.data)
+            room.roster.own = join.participantID
+            room.trickle.participantHandle = join.participantHandle
+            let events = room.roster.rejoined(join.feeds, now: wallClock())
+            self.room = room
+            await closeSubscriptions(to: events)
             deliver(events)
-            for (key, state) in subscriptions {
-                if let handle = state.machine.handle { await feed(key, .routerHangup(handle)) }
+            for subscription in subscriptions {
+                if let handle = subscription.connection.handle { await subscription.connection.feed(.routerHangup(handle), in: self) }
             }
-            if let publishing {
-                self.publishing = nil
-                cancelPublisherTimers(publishing.publisher)
-                trickle.forget(publishing.peerConnection)
-                try? await engine.closePeerConnection(publishing.peerConnection)
+            if let publication {
+                await publication.close(.dropped, in: self)
                 do {
-                    try await publish(publishing.publisher)
+                    try await publish(publication.publisher)
                 } catch {
                     deliver([.didFail(CallError.wrapping(error, "publish again after rejoining"))])
                 }

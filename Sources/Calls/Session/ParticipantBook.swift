@@ -5,11 +5,10 @@ import RTCStats
 /// `connectionCreated` / `connectionDestroyed`), the paths to each (from the stats of our
 /// subscribers to its streams) and its connection quality. Paths never end a participant.
 struct ParticipantBook: Sendable {
-    /// One subscriber's path tracker, for the participant whose stream it receives.
+    /// One subscription's paths, for the participant whose stream it receives.
     private struct PathSource: Sendable {
         var participant: String
-        var peerConnection: PeerConnectionID
-        var tracker = CandidatePairPathTracker()
+        var paths: ConnectionPaths
     }
 
     private(set) var participants: [String: RemoteParticipant] = [:]
@@ -47,17 +46,14 @@ struct ParticipantBook: Sendable {
         return out
     }
 
-    /// One stats report of subscriber `key` (receiving a stream of `participant` over
-    /// `peerConnection`): a `participantPathsChanged` when that participant's paths changed.
-    mutating func sample(_ report: StatsReport, key: ObjectIdentifier, participant: String, peerConnection: PeerConnectionID) -> [CallSessionEvent] {
-        var source = sources[key].flatMap { $0.peerConnection == peerConnection ? $0 : nil }
-            ?? PathSource(participant: participant, peerConnection: peerConnection)
-        _ = source.tracker.receive(report)
-        sources[key] = source
+    /// The paths of subscription `source` (receiving a stream of `participant`) after a report:
+    /// a `participantPathsChanged` when that participant's paths changed.
+    mutating func sample(_ paths: ConnectionPaths, source key: ObjectIdentifier, participant: String) -> [CallSessionEvent] {
+        sources[key] = PathSource(participant: participant, paths: paths)
         return refreshPaths(of: participant)
     }
 
-    /// Subscriber `key` ended: its paths no longer count.
+    /// Subscription `key` ended: its paths no longer count.
     mutating func subscriptionEnded(_ key: ObjectIdentifier) -> [CallSessionEvent] {
         guard let source = sources.removeValue(forKey: key) else { return [] }
         return refreshPaths(of: source.participant)
@@ -119,7 +115,7 @@ struct ParticipantBook: Sendable {
             ignoredSamples += 1
             return []
         }
-        let paths = sources.values.filter { $0.participant == id }.reduce(into: ConnectionPaths()) { $0.formUnion($1.tracker.paths) }
+        let paths = sources.values.filter { $0.participant == id }.reduce(into: ConnectionPaths()) { $0.formUnion($1.paths) }
         guard paths != participant.paths else { return [] }
         participant.paths = paths
         participants[id] = participant

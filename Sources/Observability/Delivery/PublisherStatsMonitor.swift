@@ -8,7 +8,7 @@ import RTCStats
 ///
 /// Nothing is computed while neither a delegate, a stream nor a sender-stats sender is attached.
 public final class PublisherStatsMonitor: @unchecked Sendable {
-    // @unchecked: `core` is thread-safe; `rawReports` and `storedSenderStatsSender` are only
+    // @unchecked: `core` is thread-safe; `rawReports`, `pathWatch` and `storedSenderStatsSender` are only
     // touched inside `core.withEngine` / `core.process`, under its lock.
     private let core: MonitorCore<any PublisherNetworkStatsDelegate>
     private var rawReports: [String: StatsReport] = [:]
@@ -17,6 +17,7 @@ public final class PublisherStatsMonitor: @unchecked Sendable {
     private let publisherID: PublisherID?
     private var storedSenderStatsSender: (@Sendable ([UInt8]) -> Void)?
     private var storedSenderStatsPaths: [SenderStatsMessage.Path]?
+    private var pathWatch = ConnectionPathWatch()
     private static let endpoint = EndpointID("publisher")
 
     /// Creates a monitor. `relayed` for a peer-to-peer session (one connection per subscriber);
@@ -56,21 +57,51 @@ public final class PublisherStatsMonitor: @unchecked Sendable {
     /// Feeds one report of the peer connection labelled `peerConnection` (relayed: the
     /// subscriber's connection id).
     public func ingest(_ report: StatsReport, peerConnection: String) {
-        var outgoing: (bytes: [UInt8], send: @Sendable ([UInt8]) -> Void)?
+        var outgoing: (message: SenderStatsMessage, send: @Sendable ([UInt8]) -> Void)?
+        process(report, peerConnection: peerConnection, wantsMessage: settings.senderStatsTrack && storedSenderStatsSender != nil) { message in
+            if let send = storedSenderStatsSender, var message {
+                message.paths = storedSenderStatsPaths.map { given in SenderStatsMessage.Path.allCases.filter(given.contains) }
+                outgoing = (message, send)
+            }
+        }
+        if let outgoing { outgoing.send(outgoing.message.encoded()) }
+    }
+
+    /// Feeds one report of `peerConnection` like ``ingest(_:peerConnection:)`` and reads what a
+    /// call needs from it: the connection's progress and paths, and, with
+    /// ``PublisherSettings/senderStatsTrack``, the sender-stats message, carrying those paths,
+    /// for the call to complete and encode once.
+    package func read(_ report: StatsReport, peerConnection: PeerConnectionID) -> PublisherReading {
+        var reading: PublisherReading?
+        process(report, peerConnection: peerConnection.rawValue, wantsMessage: settings.senderStatsTrack) { message in
+            let connection = pathWatch.read(report, of: peerConnection)
+            var message = message
+            message?.paths = connection.paths.senderStatsPaths
+            reading = PublisherReading(connection: connection, senderStats: message)
+        }
+        return reading ?? PublisherReading(connection: core.withEngine { _ in pathWatch.read(report, of: peerConnection) }, senderStats: nil)
+    }
+
+    /// Between stats samples: the connection's progress and paths from `report`, without
+    /// feeding the engine.
+    package func readConnection(_ report: StatsReport, peerConnection: PeerConnectionID) -> ConnectionReading {
+        core.withEngine { _ in pathWatch.read(report, of: peerConnection) }
+    }
+
+    /// Ingests `report` under the lock (when anyone listens or a message is wanted) and hands
+    /// `take` this report's sender-stats message (`nil` when none is wanted or ready), still
+    /// under the lock; then delivers the callbacks.
+    private func process(_ report: StatsReport, peerConnection: String, wantsMessage: Bool, take: (SenderStatsMessage?) -> Void) {
         core.process({ engine, listening in
             rawReports[peerConnection] = report
-            let sender = settings.senderStatsTrack ? storedSenderStatsSender : nil
-            guard listening || sender != nil else { return [] }
+            guard listening || wantsMessage else { return [] }
             let sample = StatsSample(time: report.timestamp ?? 0, peer: Self.endpoint.rawValue, peerConnection: peerConnection, report: report)
             let callbacks = engine.ingest(sample)
-            if let sender, var message = engine.senderStatsMessage(for: Self.endpoint, publisher: publisherID) {
-                message.audioFallbackEnabled = settings.audioFallbackEnabled
-                message.paths = storedSenderStatsPaths.map { given in SenderStatsMessage.Path.allCases.filter(given.contains) }
-                outgoing = (message.encoded(), sender)
-            }
+            var message = wantsMessage ? engine.senderStatsMessage(for: Self.endpoint, publisher: publisherID) : nil
+            message?.audioFallbackEnabled = settings.audioFallbackEnabled
+            take(message)
             return callbacks
         }, dispatch: { delegate, callback in callback.deliver(to: .publisher(delegate, self)) })
-        if let outgoing { outgoing.send(outgoing.bytes) }
     }
 
     /// The latest raw report of every peer connection, unprocessed.
@@ -88,4 +119,13 @@ public final class PublisherStatsMonitor: @unchecked Sendable {
         let delegate = rtcStatsReportDelegate
         queue.async { delegate?.publisher(self, rtcStatsReport: reports) }
     }
+}
+
+/// What a call needs from one report of its publishing peer connection.
+package struct PublisherReading: Sendable {
+    /// The selected pair's progress (the router's RTCP and consent responses) and the paths.
+    package var connection: ConnectionReading
+    /// This report's sender-stats message, its paths set, not yet encoded; `nil` without
+    /// ``PublisherSettings/senderStatsTrack`` or before the engine has one.
+    package var senderStats: SenderStatsMessage?
 }

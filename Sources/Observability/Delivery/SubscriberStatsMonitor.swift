@@ -5,11 +5,13 @@ import RTCStats
 /// The stats of one subscribed stream, for an app: feed it each `getStats()` result of the
 /// connection carrying the stream, and each sender-stats message received from its publisher.
 public final class SubscriberStatsMonitor: @unchecked Sendable {
-    // @unchecked: `core` is thread-safe; `rawReport` is only touched inside `core.withEngine` /
+    // @unchecked: `core` is thread-safe; `rawReport` and `pathWatch` are only touched inside `core.withEngine` /
     // `core.process`, under its lock.
     let core: MonitorCore<any SubscriberNetworkStatsDelegate>
     let binding: StreamBinding
     private var rawReport: StatsReport?
+    /// The paths of the connection's reports (under `core`'s lock, like `rawReport`).
+    var pathWatch = ConnectionPathWatch()
     static let endpoint = EndpointID("subscriber")
 
     /// Creates a monitor for the stream `stream` from `publisher`. On a connection carrying

@@ -1,5 +1,3 @@
-import Observability
-
 extension ConnectionPaths {
     /// The paths a sender-stats message carries (its far leg, wire version 3).
     public init(_ paths: [SenderStatsMessage.Path]) {
