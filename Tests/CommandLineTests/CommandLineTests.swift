@@ -160,7 +160,7 @@ import Testing
     }
 
     /// A recording with the layer policy's lines: replay prints each one, in both formats, with
-    /// the receive limit it applied (issue 11 item 5).
+    /// the receive limit it applied (docs/network-condition.md).
     @Test func policyEventsArePrintedInBothFormats() throws {
         var lines = [#"{"format":"webrtc-stats-recording","version":1,"interval_ms":1000}"#,
                      #"{"t":1000,"peer":"bob","pc":"pc-1","event":"subscriber-streams","data":{"streams":[{"publisher":"P1","stream":"S1"}]}}"#]

@@ -2,7 +2,7 @@ import Observability
 import Foundation
 import RTCStats
 
-/// A routed call (seed 004's `OTSession`): joins a room through a ``Signaling``, publishes and
+/// A routed call (docs/spec/sessions.md §1): joins a room through a ``Signaling``, publishes and
 /// subscribes through a ``MediaEngine``, and tells its delegate and ``events`` what happens.
 ///
 /// Calls does no I/O and reads no clock of its own: timers run on the clock passed in
