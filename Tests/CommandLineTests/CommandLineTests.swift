@@ -34,7 +34,7 @@ import Testing
         return Run(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), errors: String(decoding: err, as: UTF8.self))
     }
 
-    /// The callback names the README's "The command line" section lists.
+    /// The callback names the README's "The command line's output" section lists.
     private func documentedCallbacks() throws -> Set<String> {
         let readme = try String(contentsOf: Synthetic.repositoryRoot().appendingPathComponent("README.md"), encoding: .utf8)
         let section = try #require(readme.range(of: "Callbacks: ").map { readme[$0.upperBound...].prefix(900) })
