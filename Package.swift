@@ -22,7 +22,7 @@ let package = Package(
     targets: [
         .target(name: "RTCStats"),
         .target(name: "Observability", dependencies: ["RTCStats"]),
-        // AVX2 kernels Swift cannot compile for one function (issue 15): C, each function with
+        // AVX2 kernels Swift cannot compile for one function (docs/speed.md): C, each function with
         // `__attribute__((target("avx2")))`, chosen at run time; no unsafe flags.
         .target(name: "CVideoFramesAVX2"),
         .target(name: "VideoFrames", dependencies: ["CVideoFramesAVX2"]),

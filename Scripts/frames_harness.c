@@ -1,5 +1,5 @@
-// A call-by-call timing of our AVX2 frame kernels against libyuv's, for the README's second
-// speed table. `callscope frames bench` times batches, whose means absorb whatever other work
+// A call-by-call timing of our AVX2 frame kernels against libyuv's (docs/speed.md).
+// `callscope frames bench` times batches, whose means absorb whatever other work
 // takes from the CPU; this alternates single calls of ours and libyuv's on the same frames and
 // reports each one's fastest call and the median of the call-by-call ratios, which load on the
 // machine hardly moves.

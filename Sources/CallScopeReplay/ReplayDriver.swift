@@ -45,7 +45,7 @@ public struct ReplayDriver: Sendable {
         var from: EndpointID
     }
 
-    /// Creates a driver for `timeline`; `configuration` defaults to the spec's, with the
+    /// Creates a driver for `timeline`; `configuration` defaults to docs/spec/observability.md's, with the
     /// allocation the recording header gives.
     public init(timeline: StatsTimeline, senderStats: SenderStatsMode = .auto, configuration: StatsEngineConfiguration = .init()) {
         policy = ReplayPolicy(timeline)

@@ -1,4 +1,4 @@
-/// The names of the timeline events a replay acts on (see `recording-format.md`).
+/// The names of the timeline events a replay acts on (see docs/spec/recording-format.md).
 public enum TimelineEventName {
     /// A sender-stats message the endpoint received; `data` is the message.
     public static let senderStats = "sender-stats"

@@ -6,7 +6,7 @@ import Darwin
 
 /// The formats ``StatsTimeline/read(_:)`` recognises from content.
 public enum StatsSourceFormat: String, Sendable, Hashable {
-    /// Our `webrtc-stats-recording` NDJSON (see `recording-format.md`).
+    /// Our `webrtc-stats-recording` NDJSON (see docs/spec/recording-format.md).
     case recording
     /// Chrome's `chrome://webrtc-internals` "Create Dump" JSON.
     case webrtcInternals

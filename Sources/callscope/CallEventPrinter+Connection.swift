@@ -3,7 +3,7 @@ import Connectivity
 import RTCStats
 
 extension CallEventPrinter {
-    /// The connection-state lines (sessions spec §5): our discoverability, each participant's
+    /// The connection-state lines (docs/spec/sessions.md §5): our discoverability, each participant's
     /// connect, disconnect and paths. Connection quality is already printed from the stats
     /// callbacks as `participant.connectionQualityChanged`, so the session's copy is not.
     func connectionLine(_ event: CallSessionEvent) {

@@ -4,7 +4,7 @@ import Foundation
 import RTCStats
 
 /// Writes `callscope call --record FILE`: a `webrtc-stats-recording` v1 of what this client's
-/// SDK fed its stats monitors (recording-format.md), so `callscope replay FILE` gives the same
+/// SDK fed its stats monitors (docs/spec/recording-format.md), so `callscope replay FILE` gives the same
 /// callbacks. Lines are kept in memory and the file is written at the end of the call, because
 /// the header (line 1) lists the publishers seen during the call.
 ///

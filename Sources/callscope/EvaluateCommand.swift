@@ -137,7 +137,7 @@ struct EvaluateCommand: Command {
 
         var label: String { stream.map { "\(peer) [\($0)]" } ?? peer }
 
-        /// Subscribers first (as the README's table), then by name.
+        /// Subscribers first (as the tables of docs/real-calls.md), then by name.
         static func < (lhs: Self, rhs: Self) -> Bool {
             (lhs.peer.hasPrefix("publisher") ? 1 : 0, lhs.peer, lhs.stream ?? "") < (rhs.peer.hasPrefix("publisher") ? 1 : 0, rhs.peer, rhs.stream ?? "")
         }

@@ -5,7 +5,7 @@ import Foundation
 import Observability
 import Testing
 
-/// The layer policy on the rig (issue 11): Alice publishes the fake camera as 3-layer VP8
+/// The layer policy on the rig (docs/adaptation.md): Alice publishes the fake camera as 3-layer VP8
 /// simulcast (960x540, 480x270, 240x135) with sender stats from the root namespace, Bob
 /// subscribes from `csrig-calls`; a `tc tbf` on the root side of the veth caps Bob's downlink.
 ///
@@ -175,9 +175,9 @@ struct RealAdaptationTests {
             #expect(enabled.map { $0.timeIntervalSince(end) <= 15 } == true, "videoEnabled(qualityChanged) within 15 s of the removal")
             #expect(rest.received > 0, "audio keeps coming during the cap")
             let restLoss = Double(rest.lost) / Double(max(1, rest.lost + rest.received))
-            // The issue asks for no audio loss beyond the onset burst; each probe into a cap
+            // The goal is no audio loss beyond the onset burst; each probe into a cap
             // that still holds costs some (its key frame overflows the queue): measured 4.8-5.7 %
-            // over a 22-60 s cap, so this bounds it at 10 % and the README says so.
+            // over a 22-60 s cap, so this bounds it at 10 % and docs/adaptation.md says so.
             #expect(restLoss < 0.10, "audio loss after the onset burst < 10 %: \(restLoss)")
         }
     }

@@ -59,7 +59,7 @@ struct RealReconnectionTests {
 
     /// Everything toward the subscriber dropped for 8 s (the rig's subscriber-downlink
     /// blackout): `didDisconnect` within 4 s of the start, `didReconnect` within 3 s of the end,
-    /// no `streamDestroyed` (issue 10's scenario).
+    /// no `streamDestroyed` (docs/reconnection.md).
     @Test(.timeLimit(.minutes(3)))
     func subscriberBlackoutOf8SecondsDisconnectsAndReconnects() async throws {
         try await withBlackoutRig { namespace, bobEvents, subscriber, lifecycle in
@@ -76,7 +76,7 @@ struct RealReconnectionTests {
             #expect(recovery.map { $0 <= 3 } == true, "didReconnect within 3 s of the blackout end: \(String(describing: recovery))")
             #expect(!bobEvents.all.contains { if case .streamDestroyed = $0.1 { true } else { false } })
             #expect(lifecycle.all.map(\.1).filter(\.isConnectionLifecycle) == [.didConnect(stream), .didDisconnect(stream), .didReconnect(stream)])
-            // Paths (sessions.md §5): empty during the blackout, udpDirect after it; the
+            // Paths (docs/spec/sessions.md §5): empty during the blackout, udpDirect after it; the
             // participant stays connected throughout.
             let alice = stream.connection.connectionId
             func paths(_ wanted: ConnectionPaths) -> (CallSessionEvent) -> Bool {

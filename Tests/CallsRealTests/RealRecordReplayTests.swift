@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `callscope call --record` on a real call, replayed with `callscope replay`: the replay is a
-/// client like any other (architecture.md), so it must give the callbacks the live run printed.
+/// client like any other (docs/spec/architecture.md), so it must give the callbacks the live run printed.
 @Suite(.serialized, .enabled(if: RealComponents.enabled, "needs CALLSCOPE_REAL=1 and janus, chromium, chromedriver"))
 struct RealRecordReplayTests {
     static let statsCallbacks = [

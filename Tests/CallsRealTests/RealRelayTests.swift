@@ -17,7 +17,7 @@ extension Timed {
     }
 }
 
-/// The coturn scenarios (issue 12, sessions.md §5): alice publishes from the root namespace, bob
+/// The coturn scenarios (docs/connection-state.md): alice publishes from the root namespace, bob
 /// subscribes from `csrig-calls` with coturn's TURN URL, and bob's discoverability probes run
 /// inside that namespace against the same coturn. Each test asserts the paths and level the SDK
 /// reported, and when, against the iptables change that caused them.

@@ -72,7 +72,7 @@ struct RealSessionTests {
             await bob.unsubscribe(first)
             await bob.unsubscribe(first)
             #expect(await bob.subscribers.isEmpty)
-            // No subscriber, no path — and alice is still in the call (sessions.md §5).
+            // No subscriber, no path — and alice is still in the call (docs/spec/sessions.md §5).
             #expect(await bob.participants.first { $0.connectionId == aliceID }?.paths == [], "no paths without a subscriber")
             #expect(!bobEvents.all.contains { if case .participantDidDisconnect = $0.1 { true } else { false } })
 
@@ -84,7 +84,7 @@ struct RealSessionTests {
             // Media through the SDK's own sampling: the subscriber's monitor got reports with video.
             let reports = Gathered(second.statsMonitor.events)
             #expect(await reports.wait(.seconds(15)) { $0.count >= 3 }, "stats callbacks sampled by the SDK")
-            // The decoded size (sessions.md §1): one of the sizes alice's layers are sent at
+            // The decoded size (docs/spec/sessions.md §1): one of the sizes alice's layers are sent at
             // (capture size divided by each layer's scaleResolutionDownBy), on bob's stream and
             // subscriber, announced by streamVideoDimensionsChanged.
             let layerSizes = TwoClientCall.media.encodings.map {

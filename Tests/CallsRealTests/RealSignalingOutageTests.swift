@@ -38,8 +38,9 @@ extension NetworkNamespace {
 }
 
 extension RealReconnectionTests {
-    /// HTTP to Janus blocked for 10 s while media keeps flowing (issue 10's signaling-only
-    /// outage): no `didDisconnect`, no `streamDestroyed`, no session failure; Bob's video bytes
+    /// HTTP to Janus blocked for 10 s while media keeps flowing (the signaling-only
+    /// outage of docs/reconnection.md): no `didDisconnect`, no `streamDestroyed`, no session
+    /// failure; Bob's video bytes
     /// keep rising during the block; afterwards the session goes on: Bob unsubscribes and
     /// subscribes again over the same Janus session, and media flows to the new subscriber.
     @Test(.timeLimit(.minutes(3)))

@@ -20,7 +20,7 @@ final class FakeDiscoverabilityProbe: DiscoverabilityProbing {
     }
 }
 
-/// `CallSession.connectionState` (sessions.md §5): measured by the injected probe on the
+/// `CallSession.connectionState` (docs/spec/sessions.md §5): measured by the injected probe on the
 /// session's clock, reported on change only, worse levels only after a confirming round.
 @Suite(.timeLimit(.minutes(1))) struct CallSessionConnectionStateTests {
     struct Rig {

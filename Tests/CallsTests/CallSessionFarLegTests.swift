@@ -6,7 +6,7 @@ import Observability
 import RTCStats
 import Testing
 
-/// The far leg (issue 12): a participant's own paths to the router arrive in its sender-stats
+/// The far leg (docs/connection-state.md): a participant's own paths to the router arrive in its sender-stats
 /// messages (wire version 3) and show on the participant as `remotePaths`; a message with
 /// hostile paths is dropped and counted and changes nothing.
 @Suite(.timeLimit(.minutes(1))) struct CallSessionFarLegTests {

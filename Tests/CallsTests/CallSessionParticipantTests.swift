@@ -5,7 +5,7 @@ import Observability
 import RTCStats
 import Testing
 
-/// Connected vs path lost (sessions.md §5): participants from the router's join and leave, their
+/// Connected vs path lost (docs/spec/sessions.md §5): participants from the router's join and leave, their
 /// paths from the subscribers' sampled stats, never one from the other.
 @Suite(.timeLimit(.minutes(1))) struct CallSessionParticipantTests {
     /// A report with one pair: `alive` puts its last packet 100 ms before the report time (the

@@ -29,7 +29,7 @@ final class Collector<Element: Sendable>: Sendable {
 }
 
 /// The session over the fake router and engine: what it asks of them, in which order, and what
-/// it tells the app (sessions.md §1–2).
+/// it tells the app (docs/spec/sessions.md §1–2).
 @Suite(.timeLimit(.minutes(1))) struct CallSessionTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
     static let feed7 = RouterFeed(id: FeedID("7"), display: "seven", hasAudio: true, hasVideo: true)

@@ -4,7 +4,7 @@ import Foundation
 import RTCStats
 import Testing
 
-/// The path classifier on reports built by hand from the W3C field names (sessions.md §5).
+/// The path classifier on reports built by hand from the W3C field names (docs/spec/sessions.md §5).
 @Suite struct CandidatePairPathTrackerTests {
     /// One candidate pair and its local candidate.
     struct Pair {

@@ -3,7 +3,7 @@ import Calls
 import RTCStats
 import Testing
 
-/// A subscriber handle's simulcast switch events (sessions.md §6: `{"videoroom":"event","mid",
+/// A subscriber handle's simulcast switch events (docs/spec/sessions.md §6: `{"videoroom":"event","mid",
 /// "substream"}` / `"temporal"` when a layer switch takes effect) read into signaling events.
 @Suite struct JanusForwardedLayerTests {
     static let handle = RouterHandleID("77")

@@ -5,7 +5,7 @@ import RTCStats
 import Testing
 
 /// VideoRoom events on the participant handle, in the shapes measured on Janus 1.1.2
-/// (sessions.md §6), read into room events.
+/// (docs/spec/sessions.md §6), read into room events.
 @Suite struct JanusRoomEventTests {
     static func events(_ json: String) throws -> [SignalingEvent] {
         JanusSignaling.roomEvents(try JSONParser.parse(json))

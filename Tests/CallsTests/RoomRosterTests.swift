@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The roster turns the router's repetitive room events into one create and one destroy per
-/// stream and connection (sessions.md §6: `unpublished` seen twice, then `leaving`).
+/// stream and connection (docs/spec/sessions.md §6: `unpublished` seen twice, then `leaving`).
 @Suite struct RoomRosterTests {
     static let t = Date(timeIntervalSince1970: 1_800_000_000)
     static func feed(_ id: String, video: Bool = true, description: String? = nil) -> RouterFeed {

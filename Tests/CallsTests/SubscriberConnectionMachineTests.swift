@@ -3,7 +3,8 @@ import Observability
 import Testing
 
 /// The reconnection machine as tables: inputs at clock times, and the actions the spec asks for
-/// (sessions.md §2, issue 10 §6), written out by hand from the settings (3 s stall, 5 s per
+/// (docs/spec/sessions.md §2, docs/reconnection.md), written out by hand from the settings
+/// (3 s stall, 5 s per
 /// restart, 2 restarts, 30 s window, 2 s of a silent path).
 @Suite struct SubscriberConnectionMachineTests {
     typealias M = SubscriberConnectionMachine

@@ -34,7 +34,7 @@ import Testing
         return Run(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), errors: String(decoding: err, as: UTF8.self))
     }
 
-    /// The callback names the README's "The command line" section lists.
+    /// The callback names the README's "The command line's output" section lists.
     private func documentedCallbacks() throws -> Set<String> {
         let readme = try String(contentsOf: Synthetic.repositoryRoot().appendingPathComponent("README.md"), encoding: .utf8)
         let section = try #require(readme.range(of: "Callbacks: ").map { readme[$0.upperBound...].prefix(900) })
@@ -160,7 +160,7 @@ import Testing
     }
 
     /// A recording with the layer policy's lines: replay prints each one, in both formats, with
-    /// the receive limit it applied (issue 11 item 5).
+    /// the receive limit it applied (docs/network-condition.md).
     @Test func policyEventsArePrintedInBothFormats() throws {
         var lines = [#"{"format":"webrtc-stats-recording","version":1,"interval_ms":1000}"#,
                      #"{"t":1000,"peer":"bob","pc":"pc-1","event":"subscriber-streams","data":{"streams":[{"publisher":"P1","stream":"S1"}]}}"#]

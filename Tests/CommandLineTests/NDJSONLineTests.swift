@@ -3,8 +3,8 @@ import RTCStats
 import Testing
 
 /// The one writer of `callscope call`'s lines and its recording's: members in the order added,
-/// `t` first, strings escaped (expected lines written by hand from recording-format.md and the
-/// README's examples).
+/// `t` first, strings escaped (expected lines written by hand from docs/spec/recording-format.md and the
+/// examples in README.md and docs/live-calls.md).
 @Suite struct NDJSONLineTests {
     @Test func aLifecycleLineHasTheReplayShape() {
         var line = NDJSONLine(t: 1_796_119_516_227)

@@ -3,7 +3,7 @@ import CallScopeTestSupport
 import Testing
 
 @Suite struct ConditionScorerTests {
-    // MARK: Thresholds (spec §5)
+    // MARK: Thresholds (docs/spec/observability.md §5)
 
     @Test(arguments: [
         (0.0, NetworkCondition.excellent), (0.0099, .excellent), (0.01, .good), (0.0249, .good), (0.025, .fair),

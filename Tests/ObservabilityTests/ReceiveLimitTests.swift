@@ -3,7 +3,7 @@ import CallScopeTestSupport
 import RTCStats
 import Testing
 
-/// The receive limit the SDK's layer policy sets (issue 11 item 4), on synthetic reports whose
+/// The receive limit the SDK's layer policy sets (docs/network-condition.md), on synthetic reports whose
 /// expected conditions are worked out by hand from the engine's rules:
 /// - each report `r` (at `r` s) closes interval `r`; video: 100 packets expected per interval,
 ///   `lost[r]` of them lost; audio (when on): 50 packets, none lost;
@@ -221,7 +221,7 @@ import Testing
     /// 6…13 (8 s, no video packets, no frames), audio flowing, frame counters only. The
     /// downlink measures no loss (the audio's), so the condition stays excellent with no event;
     /// no quality event fires for the missing video and the source stays none; the 8 s gap
-    /// counts as one pause (observability §3: audio
+    /// counts as one pause (docs/spec/observability.md §3: audio
     /// fallback counts as a pause) of max(13 − 5, 14 − 5 − 30 × 1/30) s = 8000 ms (the frame
     /// counter's rule: from the last progress, report 5, to the last report without frames, or
     /// to the first with frames minus the new frames' time at 30 fps).

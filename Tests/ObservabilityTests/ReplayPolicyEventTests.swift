@@ -4,7 +4,7 @@ import RTCStats
 import Testing
 
 /// A recording made with the layer policy running carries its decisions as event lines
-/// (issue 11 item 5); the replay applies each one's limit to the engine and returns it.
+/// (docs/network-condition.md); the replay applies each one's limit to the engine and returns it.
 @Suite struct ReplayPolicyEventTests {
     /// Report `r` at 1000 + 1000·r ms on bob's `pc-1` (stream S1 of P1): video 100 packets per
     /// interval (30 lost in intervals 1…3; none, and no frame, while paused in 14…19), audio 50,

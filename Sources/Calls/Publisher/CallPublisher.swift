@@ -8,7 +8,7 @@ public struct CallPublisherSettings: Hashable, Sendable {
     public var videoType: CallStreamVideoType
     /// Capture and simulcast layers.
     public var media: LocalMediaSettings
-    /// Send sender-side stats to subscribers over a data channel (observability spec).
+    /// Send sender-side stats to subscribers over a data channel (docs/spec/observability.md §4).
     public var senderStatsTrack: Bool
     /// Subscribers may switch this publisher's video off and keep its audio when their network
     /// cannot carry even the lowest layer (default `true`; carried to them in the sender stats,
@@ -35,7 +35,7 @@ public final class CallPublisher: Sendable {
 
     /// How it publishes.
     public let settings: CallPublisherSettings
-    /// Its stats (seed 000: the delegates live on the publisher object).
+    /// Its stats (docs/spec/README.md: the delegates live on the publisher object).
     public let statsMonitor: PublisherStatsMonitor
     private let published = Locked<CallStream?>(nil)
     private let fanOut = EventFanOut<CallPublisherEvent>()
@@ -59,7 +59,7 @@ public final class CallPublisher: Sendable {
     /// Every later lifecycle event (a new stream per access).
     public var events: AsyncStream<CallPublisherEvent> { fanOut.makeStream() }
 
-    /// The stats delegate, on the publisher as in seed 000 (held weakly by the monitor).
+    /// The stats delegate, on the publisher as in docs/spec/README.md (held weakly by the monitor).
     public var networkStatsDelegate: (any PublisherNetworkStatsDelegate)? {
         get { statsMonitor.delegate }
         set { statsMonitor.delegate = newValue }
@@ -68,7 +68,7 @@ public final class CallPublisher: Sendable {
     /// Our stream while published.
     public var stream: CallStream? { published.withLock { $0 } }
 
-    /// Whether the camera is sent (seed 004's `publishVideo`, default `true`): `false` disables
+    /// Whether the camera is sent (`publishVideo` in docs/spec/README.md, default `true`): `false` disables
     /// the video track (the router keeps the m-line; subscribers get
     /// `videoDisabled(.publisherPropertyChanged)` from the sender stats), `true` enables it.
     /// Applied within one stats interval.

@@ -3,7 +3,7 @@ import Observability
 import RTCStats
 
 /// What a session fed its stats monitors, in the order it fed them, so a call can be recorded
-/// and replayed to the same callbacks (architecture.md, "Replay is a client like any other").
+/// and replayed to the same callbacks (docs/spec/architecture.md, "Replay is a client like any other").
 public enum CallStatsRecord: Sendable {
     /// A report of the publishing peer connection, as the publisher's monitor received it.
     case publisherSample(peerConnection: String, report: StatsReport)

@@ -2,7 +2,7 @@ import Observability
 import Foundation
 import RTCStats
 
-/// A routed call (seed 004's `OTSession`): joins a room through a ``Signaling``, publishes and
+/// A routed call (docs/spec/sessions.md §1): joins a room through a ``Signaling``, publishes and
 /// subscribes through a ``MediaEngine``, and tells its delegate and ``events`` what happens.
 ///
 /// The session keeps the room (roster, our connection), routes engine and router events to the

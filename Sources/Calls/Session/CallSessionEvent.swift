@@ -45,7 +45,7 @@ public enum CallSessionEvent: Hashable, Sendable {
     case streamVideoDimensionsChanged(CallStream)
 }
 
-/// The seeds' `OTSessionDelegate`, for apps that prefer delegates to ``CallSession/events``.
+/// `OTSessionDelegate` in docs/spec/README.md, for apps that prefer delegates to ``CallSession/events``.
 /// Called in the same order as the stream yields, outside the session's state updates.
 public protocol CallSessionDelegate: AnyObject, Sendable {
     /// We joined.
@@ -72,8 +72,8 @@ public protocol CallSessionDelegate: AnyObject, Sendable {
     func session(_ session: CallSession, didUpdateConnectionQuality participant: RemoteParticipant)
     /// Our own discoverability changed.
     func session(_ session: CallSession, didUpdateConnectionState state: SelfConnectionStatus)
-    /// A subscribed stream's decoded video size changed (seed 004's
-    /// `session(_:streamVideoDimensionsChanged:)`).
+    /// A subscribed stream's decoded video size changed (the reference SDK's
+    /// `session(_:streamVideoDimensionsChanged:)`, docs/spec/README.md).
     func session(_ session: CallSession, streamVideoDimensionsChanged stream: CallStream)
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A participant in the session (ours or another's), as the seeds' `connection`.
+/// A participant in the session (ours or another's), the `connection` of docs/spec/sessions.md §1.
 public struct CallConnection: Hashable, Sendable {
     /// The connection's id (Janus: the participant id).
     public var connectionId: String
@@ -41,7 +41,7 @@ public struct CallVideoDimensions: Hashable, Sendable {
     }
 }
 
-/// A published stream in the session (seed 004's `OTStream`).
+/// A published stream in the session (docs/spec/sessions.md §1).
 ///
 /// A stream is "mine" when `stream.connection.connectionId == session.connection?.connectionId`.
 /// With Janus VideoRoom a participant publishes one feed, so the stream id is the feed id.

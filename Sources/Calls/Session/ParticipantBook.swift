@@ -1,7 +1,7 @@
 import Observability
 import RTCStats
 
-/// The other participants as a value (sessions spec §5): who is in the call (from the roster's
+/// The other participants as a value (docs/spec/sessions.md §5): who is in the call (from the roster's
 /// `connectionCreated` / `connectionDestroyed`), the paths to each (from the stats of our
 /// subscribers to its streams) and its connection quality. Paths never end a participant.
 struct ParticipantBook: Sendable {

@@ -1,6 +1,6 @@
 import Observability
 
-/// Another participant in the call (sessions spec §5): in the call from the router's join to its
+/// Another participant in the call (docs/spec/sessions.md §5): in the call from the router's join to its
 /// leave, whatever its paths. Empty ``paths`` do not end the call.
 public struct RemoteParticipant: Hashable, Sendable {
     /// The participant's connection.
@@ -8,7 +8,7 @@ public struct RemoteParticipant: Hashable, Sendable {
     /// The working paths to this participant, from the stats of our subscribers to its streams
     /// (empty until the first sample, or when no pair works).
     public var paths: ConnectionPaths
-    /// The connection quality of its streams (observability §8); `nil` until first scored.
+    /// The connection quality of its streams (docs/spec/observability.md §8); `nil` until first scored.
     public var connectionQuality: ConnectionQuality?
     /// The far leg: the participant's own working paths to the router, as the latest
     /// sender-stats message from it said (`nil` until one says — its SDK may not share them —

@@ -1,6 +1,6 @@
 import Connectivity
 
-/// Measures, during a session, whether others can reach us (sessions spec §5,
+/// Measures, during a session, whether others can reach us (docs/spec/sessions.md §5,
 /// ``CallSession/connectionState``): the probes to run and how often.
 public struct SessionDiscoverability: Sendable {
     /// Runs the STUN binding and TURN allocation (`ConnectivityProbe`'s `DiscoverabilityProber`

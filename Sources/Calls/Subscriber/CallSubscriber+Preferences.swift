@@ -1,7 +1,8 @@
 import Observability
 
 extension CallSubscriber {
-    /// The largest video size wanted (seed 004's `preferredResolution`, for simulcast streams):
+    /// The largest video size wanted (`preferredResolution` in docs/spec/sessions.md §4, for
+    /// simulcast streams):
     /// the router forwards the highest layer at or below it that the downlink carries; `nil`
     /// (default) for no limit. A change takes effect within one stats interval.
     public var preferredResolution: CallVideoDimensions? {

@@ -1,6 +1,6 @@
 import Observability
 
-/// What happens to a subscriber, in order (seed 004's `OTSubscriberKitDelegate`).
+/// What happens to a subscriber, in order (docs/spec/sessions.md §2–3).
 public enum CallSubscriberEvent: Hashable, Sendable {
     /// Media flows for the first time.
     case didConnect(CallStream)
@@ -11,7 +11,7 @@ public enum CallSubscriberEvent: Hashable, Sendable {
     /// Something failed after `subscribe` returned (e.g. a renegotiation).
     case didFail(CallError)
     /// The downlink cannot carry even the lowest layer: the video is about to be switched off
-    /// (seed 004's `subscriberVideoDisableWarning`).
+    /// (the reference SDK's `subscriberVideoDisableWarning`, docs/spec/README.md).
     case videoDisableWarning
     /// The warning is over: the lowest layer fits again (`subscriberVideoDisableWarningLifted`).
     case videoDisableWarningLifted
@@ -68,14 +68,14 @@ extension CallSubscriberDelegate {
     public func subscriber(_ subscriber: CallSubscriber, didChangeLayerToSubstream substream: Int, temporal: Int) {}
 }
 
-/// Receives one ``CallStream`` (seed 004's `OTSubscriber(stream:delegate:)`); hand it to
+/// Receives one ``CallStream`` (docs/spec/sessions.md §1); hand it to
 /// ``CallSession/subscribe(_:)``. The SDK samples its stats every
 /// ``CallSessionConfiguration/statsInterval`` into ``statsMonitor``.
 public final class CallSubscriber: Sendable {
     /// The stream it receives (its ``CallStream/videoDimensions`` follow the decoded frames).
     public var stream: CallStream { current.withLock { $0 } }
     private let current: Locked<CallStream>
-    /// Its stats (seed 000: the delegates live on the subscriber object).
+    /// Its stats (docs/spec/README.md: the delegates live on the subscriber object).
     public let statsMonitor: SubscriberStatsMonitor
     private let fanOut = EventFanOut<CallSubscriberEvent>()
     private let storedDelegate: Locked<WeakSubscriberDelegate>
@@ -99,7 +99,7 @@ public final class CallSubscriber: Sendable {
         set { storedDelegate.withLock { $0 = WeakSubscriberDelegate(newValue) } }
     }
 
-    /// The stats delegate, on the subscriber as in seed 000 (held weakly by the monitor).
+    /// The stats delegate, on the subscriber as in docs/spec/README.md (held weakly by the monitor).
     public var networkStatsDelegate: (any SubscriberNetworkStatsDelegate)? {
         get { statsMonitor.delegate }
         set { statsMonitor.delegate = newValue }

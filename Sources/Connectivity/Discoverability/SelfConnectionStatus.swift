@@ -1,4 +1,4 @@
-/// Can others reach me? (sessions spec §5.) Ordered: `offline` < `tcp` < `udp`.
+/// Can others reach me? (docs/spec/sessions.md §5.) Ordered: `offline` < `tcp` < `udp`.
 public enum SelfConnectionStatus: String, Hashable, Sendable, CaseIterable, Comparable, CustomStringConvertible {
     /// Neither a STUN binding over UDP nor a TURN allocation over TCP succeeded.
     case offline

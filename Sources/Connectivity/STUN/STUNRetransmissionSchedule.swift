@@ -3,7 +3,8 @@
 /// most `transmissions` sends in all, then a final wait of `finalWaitMultiplier × initialRTO`.
 ///
 /// The RFC's defaults (RTO 500 ms, Rc 7, Rm 16) give up after 39.5 s; a discoverability probe
-/// wants an answer sooner, so ``probeDefault`` keeps the RTO and sends 3 times (see the README).
+/// wants an answer sooner, so ``probeDefault`` keeps the RTO and sends 3 times (see
+/// docs/connection-state.md).
 public struct STUNRetransmissionSchedule: Hashable, Sendable {
     /// The wait before the first retransmission.
     public var initialRTO: Duration

@@ -1,5 +1,5 @@
 /// Every threshold of the network-condition scorer, in one value. Defaults are the spec's
-/// starting point (observability.md §5); see the README for the values tuned on real calls.
+/// starting point (docs/spec/observability.md §5), tuned on real calls (docs/network-condition.md).
 public struct ConditionThresholds: Sendable, Hashable {
     /// One bound per level: for loss the upper bounds, for headroom the lower bounds.
     public struct LevelBounds: Sendable, Hashable {
@@ -35,7 +35,7 @@ public struct ConditionThresholds: Sendable, Hashable {
     /// Media samples needed before the condition leaves `unknown`.
     public var samplesBeforeKnown: Int
 
-    /// The spec's defaults.
+    /// The defaults: the spec's, as tuned on real calls (docs/network-condition.md).
     public init(
         loss: LevelBounds = LevelBounds(excellent: 0.01, good: 0.025, fair: 0.05, warning: 0.15),
         headroom: LevelBounds = LevelBounds(excellent: 1.0, good: 0.8, fair: 0.5, warning: 0.25),

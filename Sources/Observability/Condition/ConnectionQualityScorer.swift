@@ -1,4 +1,5 @@
-/// A participant's connection quality from round-trip time, jitter and loss (spec §8): the
+/// A participant's connection quality from round-trip time, jitter and loss
+/// (docs/spec/observability.md §8): the
 /// E-model's R factor and MOS, mapped to levels, with the condition scorer's anti-flapping
 /// (``Hysteresis``: a worse level after 2 samples, a better one after 5). Reports only level
 /// changes.

@@ -1,5 +1,5 @@
 extension NetworkDegradationSource {
-    /// Whose network is at fault (spec §6). Degraded means `warning` or `critical`.
+    /// Whose network is at fault (docs/spec/observability.md §6). Degraded means `warning` or `critical`.
     ///
     /// - Parameters:
     ///   - local: this subscriber's downlink condition.

@@ -1,4 +1,5 @@
-/// Scores a subscriber's downlink from its receive counters (spec §5): loss over the interval,
+/// Scores a subscriber's downlink from its receive counters (docs/spec/observability.md §5):
+/// loss over the interval,
 /// minus what the sender stats say was lost upstream; headroom against the bitrate the publisher
 /// sends for the received layer (when the sender stats list layers); queueing from RTT or jitter
 /// rising above their lowest, or from throughput collapsing while packets are lost. An interval

@@ -1,6 +1,6 @@
 import RTCStats
 
-// The machine form of every callback payload: the spec's field names (camelCase) and units,
+// The machine form of every callback payload: docs/spec/observability.md's names (camelCase) and units,
 // enums as their lowerCamel raw values, optionals as null. This is the stable `data` object of
 // `callscope replay --format ndjson`.
 

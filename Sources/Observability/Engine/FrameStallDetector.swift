@@ -5,7 +5,7 @@
 /// stops and later moves again, the gap is estimated as the time from the last sample that saw
 /// progress to the sample that sees it again, minus the time the new frames would have taken at
 /// the mean frame duration (they are assumed to arrive at the normal rate right up to that
-/// sample). The gap is then classified with the spec's rules: longer than the pause threshold
+/// sample). The gap is then classified (docs/spec/observability.md §3): longer than the pause threshold
 /// → a pause; at least max(3 × mean frame duration, mean + 150 ms) → a freeze. Limits: stalls
 /// shorter than one interval that do not stop the counter for a whole interval are not seen,
 /// and durations are accurate to about one frame plus sampling jitter.

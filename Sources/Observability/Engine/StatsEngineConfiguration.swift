@@ -1,4 +1,4 @@
-/// Settings of the stats engine. Defaults follow the spec.
+/// Settings of the stats engine. Defaults follow the spec (docs/spec/observability.md).
 public struct StatsEngineConfiguration: Sendable, Hashable {
     /// The sampling interval, ms (`statsInterval`, default 1 s).
     public var intervalMilliseconds: Double

@@ -207,7 +207,7 @@ struct SubscriberStreamTracker: Sendable {
     /// `previousReport`: the connection's previous report time (any stream's); a receiver first seen after it
     /// started within that interval, so its first values count against zero over it.
     /// `paused`: the SDK paused this video (`.paused`); a gap in frames it causes counts as a
-    /// pause when it lasts past the pause threshold (observability §3), never as a freeze.
+    /// pause when it lasts past the pause threshold (docs/spec/observability.md §3), never as a freeze.
     private mutating func videoStats(_ entry: StatsEntry, in report: StatsReport, peerConnection: String, previousReport: Double?, start: Double,
                                      paused: Bool = false) -> SubscriberVideoNetworkStats {
         let source = SourceKey(peerConnection: peerConnection, id: entry.id)

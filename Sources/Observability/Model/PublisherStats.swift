@@ -16,7 +16,7 @@ public struct PublisherVideoLayerStats: Sendable, Hashable {
     public var qualityLimitationReason: QualityLimitationReason
     /// Codec mime subtype, e.g. `VP8`.
     public var codec: String?
-    /// The simulcast `rid`, when the layer has one (not in the seeds; handy for debugging).
+    /// The simulcast `rid`, when the layer has one (beyond docs/spec/observability.md; handy for debugging).
     public var rid: String?
 
     /// Creates layer stats.

@@ -18,7 +18,7 @@ public enum SubscriberVideoEventReason: String, Sendable, Hashable, CaseIterable
     case codecChanged
 }
 
-/// A participant's connection quality, from the E-model (spec §8).
+/// A participant's connection quality, from the E-model (docs/spec/observability.md §8).
 public enum ConnectionQuality: String, Sendable, Hashable, CaseIterable, Comparable {
     case unknown, bad, poor, fair, good, excellent
 

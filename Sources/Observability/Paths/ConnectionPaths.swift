@@ -1,4 +1,4 @@
-/// Which kinds of working path lead to a participant right now (sessions spec §5): several can
+/// Which kinds of working path lead to a participant right now (docs/spec/sessions.md §5): several can
 /// be true at once; empty means no path works (which does not end the call).
 public struct ConnectionPaths: OptionSet, Hashable, Sendable, CustomStringConvertible {
     /// The raw bits.

@@ -11,7 +11,8 @@ import RTCStats
 ///  "layers":[{"w":240,"h":135,"bps":150000,"rid":"q"}],"audioFallbackEnabled":true,"videoEnabled":true,
 ///  "paths":["udpRelay"],"publisher":"feed-4711"}
 /// ```
-/// Beyond the seeds' two bitrates it carries the publisher's uplink loss and RTT, so a subscriber
+/// Beyond the two bitrates of docs/spec/observability.md §4 it carries the publisher's uplink
+/// loss and RTT, so a subscriber
 /// can tell loss that arrived already lost, and (optionally) the publisher's own uplink condition
 /// and the bitrate of each layer it sends, the demand a subscriber's downlink is measured against.
 /// In a routed call it also carries the far leg: the publisher's own working paths to the router
