@@ -70,7 +70,7 @@ import Testing
     /// A publisher's paths go into its messages from the next report, and a subscriber's monitor
     /// keeps the latest accepted message.
     @Test func aPublishersPathsReachTheSubscribersLatestMessage() throws {
-        let publisher = PublisherStatsMonitor(settings: PublisherSettings(senderStatsTrack: true))
+        let publisher = PublisherStatsMonitor(senderStatsTrack: true)
         let outbox = SenderStatsTrackTests.Outbox()
         publisher.senderStatsSender = { outbox.messages.append($0) }
         publisher.senderStatsPaths = [.udpRelay]

@@ -60,7 +60,7 @@ private final class RecordingDelegate: PublisherNetworkStatsDelegate, @unchecked
     }
 
     @Test func publisherMessagesReachASubscriberThroughTheSameDecoder() throws {
-        let publisher = PublisherStatsMonitor(settings: PublisherSettings(senderStatsTrack: true))
+        let publisher = PublisherStatsMonitor(senderStatsTrack: true)
         let outbox = Outbox()
         publisher.senderStatsSender = { outbox.messages.append($0) }
         let subscriber = SubscriberStatsMonitor()

@@ -35,33 +35,72 @@ struct SubscriberAdaptation: Sendable {
     private(set) var policy: LayerPolicy
     /// The video media section's mid on the subscription (from the router's offer).
     var videoMid: String?
-    private var lastPair: (bytes: Double, time: Double)?
-    private var lastVideo: (lost: UInt64, received: UInt64)?
-    private var lastAudio: (lost: UInt64, received: UInt64)?
-    private var mostLayers = 0
-    private var publisherVideo: Bool?
-    private(set) var limit = SubscriberReceiveLimit.none
-    private(set) var forwarded: (substream: Int?, temporal: Int?) = (nil, nil)
-    /// The layer whose size the last interval's decoded frames had (`nil` when none was
-    /// decoded, or the size is no layer's).
-    private var decodedSubstream: Int?
-    private var announced: LayerPolicy.Target?
-    private var skipLossOnce = false
-    /// Whether the layer asked for changed in the last interval (the one just measured may
-    /// still have carried the old layer: not a healthy rate of the new one).
-    private var switchedLastInterval = false
-    /// Intervals left after a step down whose loss and rate are not judged.
-    private var settling = 0
+    private var previous = PreviousCounters()
+    private var publisherSaid = PublisherSaid()
+    private var shown = LayerShown()
+    private var settle = Settling()
+    private var healthy = HealthyRates()
+    private var limits = Limits()
+
+    /// The counters of the interval before: the link's received bytes, the video's and the
+    /// audio's packets.
+    private struct PreviousCounters: Sendable {
+        var pair: (bytes: Double, time: Double)?
+        var video: (lost: UInt64, received: UInt64)?
+        var audio: (lost: UInt64, received: UInt64)?
+    }
+
+    /// What the publisher's sender stats said so far.
+    private struct PublisherSaid: Sendable {
+        /// The most layers it sent at once.
+        var mostLayers = 0
+        /// Whether its camera is on (`nil` before it said).
+        var video: Bool?
+    }
+
+    /// The layer shown to the subscriber (`layerChanged`).
+    private struct LayerShown: Sendable {
+        /// The layer forwarded, from the router's event or the decoded frames.
+        var forwarded: (substream: Int?, temporal: Int?) = (nil, nil)
+        /// The layer whose size the last interval's decoded frames had (`nil` when none was
+        /// decoded, or the size is no layer's).
+        var decodedSubstream: Int?
+        /// The last one announced.
+        var announced: LayerPolicy.Target?
+    }
+
+    /// The intervals whose loss and rate say nothing.
+    private struct Settling: Sendable {
+        /// The first interval after a resume counts the pause's gap as lost.
+        var skipLossOnce = false
+        /// Whether the layer asked for changed in the last interval (the one just measured may
+        /// still have carried the old layer: not a healthy rate of the new one).
+        var switchedLastInterval = false
+        /// Intervals left after a step down whose loss and rate are not judged.
+        var intervals = 0
+    }
+
+    /// What the link delivered per forwarded substream in healthy intervals.
+    private struct HealthyRates: Sendable {
+        /// bps, smoothed, by substream.
+        var rates: [Int: Double] = [:]
+        /// Consecutive intervals short of the healthy rate without loss.
+        var quietShortIntervals = 0
+    }
+
+    /// The receive limit given to the monitor, and who lowered the layer last.
+    private struct Limits: Sendable {
+        var current = SubscriberReceiveLimit.none
+        /// Why the layer was last lowered (`.downlink` or `.publisher`).
+        var lowered = SubscriberReceiveLimit.downlink
+    }
+
     /// How many intervals after a step down are not judged.
     static let settleIntervals = 2
-    /// What the link delivered per forwarded substream in healthy intervals (bps, smoothed).
-    private(set) var healthyRates: [Int: Double] = [:]
-    /// Consecutive intervals short of the healthy rate without loss.
-    private var quietShortIntervals = 0
     /// Short intervals without loss after which the healthy rate is taken to have been a burst.
     static let quietShortfallIntervals = 3
-    /// Why the layer was last lowered (`.downlink` or `.publisher`).
-    private var lowered = SubscriberReceiveLimit.downlink
+    /// What the link delivered per forwarded substream in healthy intervals (bps, smoothed).
+    var healthyRates: [Int: Double] { healthy.rates }
 
     init(preferences: LayerPreferences = .init(), configuration: LayerPolicy.Configuration = .init()) {
         policy = LayerPolicy(preferences: preferences, configuration: configuration)
@@ -81,32 +120,32 @@ struct SubscriberAdaptation: Sendable {
 
         let link = reading.mediaLink, video = reading.video, audio = reading.audio
         let pairBytes = reading.connection.progress.bytesReceived
-        let goodput = lastPair.flatMap { last -> Double? in
+        let goodput = previous.pair.flatMap { last -> Double? in
             guard reportTime > last.time, pairBytes >= last.bytes else { return nil }
             return (pairBytes - last.bytes) * 8 / ((reportTime - last.time) / 1000)
         }
-        lastPair = (pairBytes, reportTime)
+        previous.pair = (pairBytes, reportTime)
         // The first interval after a resume counts the pause's sequence-number gap as lost
         // (measured: 19-20 % "loss" on an uncapped link): no loss from it.
-        let skipLoss = skipLossOnce || settling > 0
-        skipLossOnce = false
-        settling = max(0, settling - 1)
+        let skipLoss = settle.skipLossOnce || settle.intervals > 0
+        settle.skipLossOnce = false
+        settle.intervals = max(0, settle.intervals - 1)
         let videoCounters = video.map { (lost: $0.videoPacketsLost, received: $0.videoPacketsReceived) }
-        let loss = skipLoss ? nil : videoCounters.flatMap { Self.lossFraction($0, since: lastVideo) }
-        lastVideo = videoCounters ?? lastVideo
+        let loss = skipLoss ? nil : videoCounters.flatMap { Self.lossFraction($0, since: previous.video) }
+        previous.video = videoCounters ?? previous.video
         let audioCounters = audio.map { (lost: $0.audioPacketsLost, received: $0.audioPacketsReceived) }
-        let audioLossy = audioCounters.flatMap { Self.lossFraction($0, since: lastAudio) }.map { $0 >= Self.audioLoss } ?? false
-        lastAudio = audioCounters ?? lastAudio
+        let audioLossy = audioCounters.flatMap { Self.lossFraction($0, since: previous.audio) }.map { $0 >= Self.audioLoss } ?? false
+        previous.audio = audioCounters ?? previous.audio
 
         // The latest message however old: under a downlink cap the data channel it comes on
         // starves too, and the layers it last listed are still the best knowledge.
         let fresh = reading.senderStats
-        if let sending = fresh?.videoEnabled, sending != publisherVideo {
-            if publisherVideo != nil || !sending { actions += policy.receive(.publisherVideo(sending), now: now) }
-            publisherVideo = sending
+        if let sending = fresh?.videoEnabled, sending != publisherSaid.video {
+            if publisherSaid.video != nil || !sending { actions += policy.receive(.publisherVideo(sending), now: now) }
+            publisherSaid.video = sending
         }
         let layers = Self.layers(fresh)
-        mostLayers = max(mostLayers, layers.count)
+        publisherSaid.mostLayers = max(publisherSaid.mostLayers, layers.count)
         let targetBefore = policy.target
         if let link {
             // Full: the video loses packets, or the link delivered clearly less than it did on
@@ -116,29 +155,29 @@ struct SubscriberAdaptation: Sendable {
             // The layer asked for: Janus switches at that layer's next key frame, while its own
             // event saying so comes on the long poll, which a capped downlink holds back for
             // tens of seconds (measured: not before 30 s after a 100 kbit/s cap's end).
-            let forwardedSubstream = policy.target?.substream ?? forwarded.substream
-            let healthy = forwardedSubstream.flatMap { healthyRates[$0] }
+            let forwardedSubstream = policy.target?.substream ?? shown.forwarded.substream
+            let healthyRate = forwardedSubstream.flatMap { healthy.rates[$0] }
             // (Not while the video is paused, nor in the first interval after a resume: then
             // little is forwarded on purpose, or the key frame is awaited.)
             let paused = policy.isVideoOff && !policy.isResuming
-            var short = paused || skipLoss ? false : goodput.flatMap { goodput in healthy.map { goodput < Self.shortfall * $0 } } ?? false
+            var short = paused || skipLoss ? false : goodput.flatMap { goodput in healthyRate.map { goodput < Self.shortfall * $0 } } ?? false
             // A shortfall that no loss follows is no full link (a tbf queue overflows within an
             // interval or two): the healthy rate was a burst, e.g. the queue draining after a
             // cap's end (measured: stuck warned on the lowest layer for the 35 s after one).
-            quietShortIntervals = short && (loss ?? 0) < Self.overloadLoss ? quietShortIntervals + 1 : 0
-            if quietShortIntervals >= Self.quietShortfallIntervals, let goodput, let forwardedSubstream {
-                healthyRates[forwardedSubstream] = goodput
+            healthy.quietShortIntervals = short && (loss ?? 0) < Self.overloadLoss ? healthy.quietShortIntervals + 1 : 0
+            if healthy.quietShortIntervals >= Self.quietShortfallIntervals, let goodput, let forwardedSubstream {
+                healthy.rates[forwardedSubstream] = goodput
                 short = false
-                quietShortIntervals = 0
+                healthy.quietShortIntervals = 0
             }
-            if let goodput, let forwardedSubstream, !paused, !skipLoss, !short, !switchedLastInterval, (loss ?? 0) < Self.overloadLoss {
-                healthyRates[forwardedSubstream] = healthyRates[forwardedSubstream].map { 0.7 * $0 + 0.3 * goodput } ?? goodput
+            if let goodput, let forwardedSubstream, !paused, !skipLoss, !short, !settle.switchedLastInterval, (loss ?? 0) < Self.overloadLoss {
+                healthy.rates[forwardedSubstream] = healthy.rates[forwardedSubstream].map { 0.7 * $0 + 0.3 * goodput } ?? goodput
             }
             // A shortfall gives an estimate on its first loss-free interval (the queue fills
             // before it overflows), not on the next: a full link loses packets by then, and two
             // loss-free short intervals were a publisher's rate dip (measured: its encoder at 15
             // frames a second for a moment), no reason to step down.
-            let estimate = (loss ?? 0) >= Self.overloadLoss || (short && quietShortIntervals <= 1) ? goodput : nil
+            let estimate = (loss ?? 0) >= Self.overloadLoss || (short && healthy.quietShortIntervals <= 1) ? goodput : nil
             // The downlink as measured, not as reported: under our own `.downlink` limit the
             // monitor keeps reporting warning/bandwidth after the loss has gone (the attribution
             // after a step-down), which would never let the policy step up again.
@@ -149,32 +188,32 @@ struct SubscriberAdaptation: Sendable {
                                                 framesDecoded: (video?.decodedFrameRate ?? 0) > 0 && !skipLoss,
                                                 audioLossy: audioLossy, delivered: goodput), now: now)
         }
-        if actions.contains(where: { if case .resumeVideo = $0 { true } else { false } }) { skipLossOnce = true }
-        switchedLastInterval = targetBefore != nil && policy.target != targetBefore   // (the first choice: the router forwarded its default before it)
+        if actions.contains(where: { if case .resumeVideo = $0 { true } else { false } }) { settle.skipLossOnce = true }
+        settle.switchedLastInterval = targetBefore != nil && policy.target != targetBefore   // (the first choice: the router forwarded its default before it)
         // Who lowered the layer: the policy (a configure: the downlink), or the router's own
         // fallback the policy followed (no configure: the publisher stopped the layer).
         if let before = targetBefore, let after = policy.target, after.substream < before.substream {
             let configured = actions.contains { if case .configure = $0 { true } else { false } }
-            lowered = configured ? .downlink : .publisher
+            limits.lowered = configured ? .downlink : .publisher
             // A step down (not the warning's): the queue still holds the old layer and the new
             // one waits for its key frame, so loss and a low rate say nothing for a while
             // (measured: taken for "nothing fits" 3 s after a 400 kbit/s step-down).
-            if configured, !actions.contains(.videoDisableWarning) { settling = Self.settleIntervals }
+            if configured, !actions.contains(.videoDisableWarning) { settle.intervals = Self.settleIntervals }
         }
         var outputs = actions.flatMap(outputs(of:))
         // The layer the frames decoded now have: the switch as the subscriber sees it, which
         // does not wait for Janus's event (held back 10-30 s behind a capped downlink).
         // Only the layer asked for: frames of another are the old layer's, still in the queue
         // or waiting for the new one's key frame.
-        decodedSubstream = video.flatMap { video in
+        shown.decodedSubstream = video.flatMap { video in
             (video.decodedFrameRate > 0 ? layers.first { $0.width == video.width && $0.height == video.height } : nil)?.substream
         }
-        if let decodedSubstream, decodedSubstream == policy.target?.substream, decodedSubstream != forwarded.substream {
-            outputs += announce(substream: decodedSubstream, temporal: forwarded.temporal)
+        if let decoded = shown.decodedSubstream, decoded == policy.target?.substream, decoded != shown.forwarded.substream {
+            outputs += announce(substream: decoded, temporal: shown.forwarded.temporal)
         }
         let newLimit = receiveLimit(layers)
-        if newLimit != limit {
-            limit = newLimit
+        if newLimit != limits.current {
+            limits.current = newLimit
             outputs.append(.receiveLimit(newLimit))
         }
         return outputs
@@ -188,22 +227,22 @@ struct SubscriberAdaptation: Sendable {
         let asked = policy.target?.substream
         let taken = substream.flatMap { substream -> Int? in
             guard let asked else { return substream }
-            if substream > asked || (decodedSubstream == asked && substream != asked) { return nil }
+            if substream > asked || (shown.decodedSubstream == asked && substream != asked) { return nil }
             return substream
         }
-        return announce(substream: taken ?? forwarded.substream, temporal: temporal ?? forwarded.temporal)
+        return announce(substream: taken ?? shown.forwarded.substream, temporal: temporal ?? shown.forwarded.temporal)
     }
 
     /// The layer now forwarded, from the router's event or the decoded frames' size: the
     /// subscriber's `layerChanged`, once per change (a value not known yet is taken as the one
     /// asked for, else the router's default, 2).
     private mutating func announce(substream: Int?, temporal: Int?) -> [Output] {
-        forwarded = (substream, temporal)
-        let shown = LayerPolicy.Target(substream: forwarded.substream ?? policy.target?.substream ?? 2,
-                                       temporal: forwarded.temporal ?? policy.target?.temporal ?? 2)
-        guard shown != announced else { return [] }
-        announced = shown
-        return [.event(.layerChanged(substream: shown.substream, temporal: shown.temporal))]
+        shown.forwarded = (substream, temporal)
+        let layer = LayerPolicy.Target(substream: shown.forwarded.substream ?? policy.target?.substream ?? 2,
+                                       temporal: shown.forwarded.temporal ?? policy.target?.temporal ?? 2)
+        guard layer != shown.announced else { return [] }
+        shown.announced = layer
+        return [.event(.layerChanged(substream: layer.substream, temporal: layer.temporal))]
     }
 
     // MARK: -
@@ -266,11 +305,11 @@ struct SubscriberAdaptation: Sendable {
         let preferred = layers.last { layer in
             policy.preferences.resolution.map { layer.width <= $0.width && layer.height <= $0.height } ?? true
         }?.substream ?? 0
-        if target.substream < preferred { return lowered }
+        if target.substream < preferred { return limits.lowered }
         // The publisher sends fewer layers than it did, we get its top one, and the preference
         // would take a bigger one.
         let wantsMore = policy.preferences.resolution.map { top.width < $0.width || top.height < $0.height } ?? true
-        if layers.count < mostLayers, target.substream >= top.substream, wantsMore { return .publisher }
+        if layers.count < publisherSaid.mostLayers, target.substream >= top.substream, wantsMore { return .publisher }
         return .none
     }
 }

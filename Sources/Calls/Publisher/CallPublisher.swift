@@ -45,8 +45,7 @@ public final class CallPublisher: Sendable {
     /// Creates a publisher.
     public init(settings: CallPublisherSettings = .init(), delegate: (any CallPublisherDelegate)? = nil) {
         self.settings = settings
-        statsMonitor = PublisherStatsMonitor(settings: PublisherSettings(senderStatsTrack: settings.senderStatsTrack,
-                                                                         audioFallbackEnabled: settings.audioFallbackEnabled))
+        statsMonitor = PublisherStatsMonitor(senderStatsTrack: settings.senderStatsTrack, audioFallbackEnabled: settings.audioFallbackEnabled)
         storedDelegate = Locked(WeakPublisherDelegate(delegate))
     }
 

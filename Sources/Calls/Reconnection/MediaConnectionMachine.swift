@@ -2,10 +2,10 @@ import Observability
 
 /// A subscriber's machine: the ``MediaConnectionMachine`` fed with a subscription's handle and
 /// peer connection.
-public typealias SubscriberConnectionMachine = MediaConnectionMachine
+typealias SubscriberConnectionMachine = MediaConnectionMachine
 /// A publisher's machine: the ``MediaConnectionMachine`` fed with the publishing peer
 /// connection and the participant handle it publishes on.
-public typealias PublisherConnectionMachine = MediaConnectionMachine
+typealias PublisherConnectionMachine = MediaConnectionMachine
 
 /// One media connection's lifecycle — a subscriber's or the publisher's, the same rules for
 /// both — as a value: inputs (engine and router events, stats samples, timers, the app ending
@@ -28,25 +28,25 @@ public typealias PublisherConnectionMachine = MediaConnectionMachine
 /// A subscriber's ICE restart is the router's offer (`configure` with `restart`); a publisher's
 /// is its own offer with new credentials. A subscriber's replacement is a new subscription
 /// handle; a publisher's is a republish on a new participant handle.
-public struct MediaConnectionMachine: Sendable {
+struct MediaConnectionMachine: Sendable {
     /// Timings.
-    public struct Settings: Hashable, Sendable {
+    struct Settings: Hashable, Sendable {
         /// No progress on the selected pair for this long means the media path is lost.
-        public var stallThreshold: Duration
+        var stallThreshold: Duration
         /// How long one ICE restart may take before the next step.
-        public var restartTimeout: Duration
+        var restartTimeout: Duration
         /// ICE restarts before the peer connection is replaced.
-        public var maximumRestarts: Int
+        var maximumRestarts: Int
         /// How long it may stay disconnected before its stream is destroyed.
-        public var reconnectWindow: Duration
+        var reconnectWindow: Duration
         /// While disconnected, the selected pair answering STUN but carrying no bytes for this
         /// long means the path is back but the restart did not take: ICE is restarted again
         /// then, without waiting for ``restartTimeout``.
-        public var silentPathThreshold: Duration
+        var silentPathThreshold: Duration
 
         /// Creates settings: 3 s stall, 5 s per restart, 2 restarts, a 30 s window, 2 s of a
         /// silent path.
-        public init(stallThreshold: Duration = .seconds(3), restartTimeout: Duration = .seconds(5),
+        init(stallThreshold: Duration = .seconds(3), restartTimeout: Duration = .seconds(5),
                     maximumRestarts: Int = 2, reconnectWindow: Duration = .seconds(30),
                     silentPathThreshold: Duration = .seconds(2)) {
             self.stallThreshold = stallThreshold
@@ -58,7 +58,7 @@ public struct MediaConnectionMachine: Sendable {
     }
 
     /// The timers the machine arms.
-    public enum TimerKind: Hashable, Sendable {
+    enum TimerKind: Hashable, Sendable {
         /// An ICE restart's time is up.
         case restartTimeout
         /// The reconnect window is over.
@@ -66,15 +66,15 @@ public struct MediaConnectionMachine: Sendable {
     }
 
     /// A timer: kind plus a generation, so a timer armed before a state change is ignored.
-    public struct TimerID: Hashable, Sendable {
+    struct TimerID: Hashable, Sendable {
         /// What the timer is for.
-        public var kind: TimerKind
+        var kind: TimerKind
         /// The machine's generation when it was armed.
-        public var generation: Int
+        var generation: Int
     }
 
     /// What the machine is told.
-    public enum Input: Hashable, Sendable {
+    enum Input: Hashable, Sendable {
         /// The peer connection and router handle now in use (first, or after a replacement).
         case peerConnectionStarted(PeerConnectionID, RouterHandleID)
         /// The router sent an offer on a handle (a renegotiation is under way).
@@ -100,7 +100,7 @@ public struct MediaConnectionMachine: Sendable {
     }
 
     /// What the caller must do.
-    public enum Action: Hashable, Sendable {
+    enum Action: Hashable, Sendable {
         /// Deliver a lifecycle event (a publisher delivers its own ``CallPublisherEvent`` of the kind).
         case emit(CallSubscriberEvent.Kind)
         /// Restart ICE on the handle's peer connection (a subscriber: ask the router, `configure`
@@ -126,30 +126,24 @@ public struct MediaConnectionMachine: Sendable {
     }
 
     /// Timings.
-    public let settings: Settings
+    let settings: Settings
     private(set) var phase = Phase.connecting
     private(set) var peerConnection: PeerConnectionID?
     private(set) var handle: RouterHandleID?
-    private var negotiating = false
-    private var restartPending = false
+    private var negotiation = Negotiation()
     private var generation = 0
-    private var lastProgress: Duration?
-    private var lastBytes: Double?
-    private var lastResponses: Double?
-    /// While disconnected: when the selected pair first answered STUN without bytes since the
-    /// last restart or negotiation.
-    private var silentPathSince: Duration?
+    private var pair = SelectedPairWatch()
     /// Inputs about an older peer connection or handle, or after the end: ignored, counted.
-    public private(set) var staleInputs = 0
+    private(set) var staleInputs = 0
 
     /// A machine for a subscriber or publisher that is starting.
-    public init(settings: Settings = .init()) { self.settings = settings }
+    init(settings: Settings = .init()) { self.settings = settings }
 
     /// Whether it has ended (the app ended it, stream gone or window expired).
-    public var isEnded: Bool { phase == .ended }
+    var isEnded: Bool { phase == .ended }
 
     /// Feeds one input at `now` (the injected clock's time since the session started).
-    public mutating func receive(_ input: Input, now: Duration) -> [Action] {
+    mutating func receive(_ input: Input, now: Duration) -> [Action] {
         if phase == .ended {
             staleInputs += 1
             return []
@@ -158,21 +152,21 @@ public struct MediaConnectionMachine: Sendable {
         case .peerConnectionStarted(let pc, let newHandle):
             peerConnection = pc
             handle = newHandle
-            negotiating = true
-            lastBytes = nil
-            lastResponses = nil
-            lastProgress = now
+            negotiation.underWay = true
+            pair.bytes = nil
+            pair.responses = nil
+            pair.lastProgress = now
             return []
         case .offerReceived(let from):
             guard from == handle else { return stale() }
-            negotiating = true
+            negotiation.underWay = true
             return []
         case .answerSent(let pc):
             guard pc == peerConnection else { return stale() }
-            negotiating = false
-            silentPathSince = nil
-            if restartPending, let handle {
-                restartPending = false
+            negotiation.underWay = false
+            pair.silentSince = nil
+            if negotiation.restartPending, let handle {
+                negotiation.restartPending = false
                 return [.restartIce(handle)]
             }
             return []
@@ -196,23 +190,23 @@ public struct MediaConnectionMachine: Sendable {
             return actions + replace()
         case .statsSample(let pc, let bytes, let responses):
             guard pc == peerConnection else { return stale() }
-            let bytesRose = Self.counted(bytes, since: lastBytes)
-            let answered = Self.counted(responses, since: lastResponses)
+            let bytesRose = Self.counted(bytes, since: pair.bytes)
+            let answered = Self.counted(responses, since: pair.responses)
             let progressed = bytesRose || answered
-            lastBytes = bytes
-            lastResponses = responses
-            if progressed { lastProgress = now }
+            pair.bytes = bytes
+            pair.responses = responses
+            if progressed { pair.lastProgress = now }
             switch phase {
             case .connecting:
                 return bytesRose ? connect(now: now) : []
             case .connected:
-                if let lastProgress, now - lastProgress >= settings.stallThreshold { return disconnect(now: now) }
+                if let lastProgress = pair.lastProgress, now - lastProgress >= settings.stallThreshold { return disconnect(now: now) }
                 return []
             case .disconnected:
                 guard bytesRose else { return restartIfSilent(answered: answered, now: now) }
                 phase = .connected
                 generation += 1
-                silentPathSince = nil
+                pair.silentSince = nil
                 return [.emit(.didReconnect)]
             case .ended:
                 return []
@@ -241,7 +235,7 @@ public struct MediaConnectionMachine: Sendable {
 
     private mutating func connect(now: Duration) -> [Action] {
         phase = .connected
-        lastProgress = now
+        pair.lastProgress = now
         return [.emit(.didConnect)]
     }
 
@@ -255,11 +249,11 @@ public struct MediaConnectionMachine: Sendable {
     }
 
     private mutating func restart(now: Duration) -> [Action] {
-        silentPathSince = nil
+        pair.silentSince = nil
         var actions: [Action] = [.armTimer(TimerID(kind: .restartTimeout, generation: generation), deadline: now + settings.restartTimeout)]
         guard let handle else { return actions }
-        if negotiating {
-            restartPending = true      // Janus postpones a restart while an answer is pending; so do we
+        if negotiation.underWay {
+            negotiation.restartPending = true      // Janus postpones a restart while an answer is pending; so do we
         } else {
             actions.insert(.restartIce(handle), at: 0)
         }
@@ -272,13 +266,13 @@ public struct MediaConnectionMachine: Sendable {
     /// then silence until the next restart). Restart again now, uncounted: the restart timer
     /// keeps its pace.
     private mutating func restartIfSilent(answered: Bool, now: Duration) -> [Action] {
-        guard !negotiating, !restartPending, let handle else { return [] }
-        guard let since = silentPathSince else {
-            if answered { silentPathSince = now }
+        guard !negotiation.underWay, !negotiation.restartPending, let handle else { return [] }
+        guard let since = pair.silentSince else {
+            if answered { pair.silentSince = now }
             return []
         }
         guard now - since >= settings.silentPathThreshold else { return [] }
-        silentPathSince = nil
+        pair.silentSince = nil
         return [.restartIce(handle)]
     }
 
@@ -289,7 +283,7 @@ public struct MediaConnectionMachine: Sendable {
 
     private mutating func replace() -> [Action] {
         guard let peerConnection, let handle else { return [] }
-        restartPending = false
+        negotiation.restartPending = false
         self.peerConnection = nil
         self.handle = nil
         return [.replacePeerConnection(peerConnection, handle)]
@@ -306,5 +300,24 @@ public struct MediaConnectionMachine: Sendable {
     private mutating func stale() -> [Action] {
         staleInputs += 1
         return []
+    }
+}
+
+extension MediaConnectionMachine {
+    /// Whether a negotiation is under way, and a restart waits for its end.
+    struct Negotiation: Hashable, Sendable {
+        var underWay = false
+        /// Janus postpones a restart while an answer is pending; so do we.
+        var restartPending = false
+    }
+
+    /// The selected pair's counters at the last sample, and when they last moved.
+    struct SelectedPairWatch: Hashable, Sendable {
+        var bytes: Double?
+        var responses: Double?
+        var lastProgress: Duration?
+        /// While disconnected: when the selected pair first answered STUN without bytes since
+        /// the last restart or negotiation.
+        var silentSince: Duration?
     }
 }

@@ -13,24 +13,32 @@ public final class PublisherStatsMonitor: @unchecked Sendable {
     private let core: MonitorCore<any PublisherNetworkStatsDelegate>
     private var rawReports: [String: StatsReport] = [:]
     private let relayed: Bool
-    private let settings: PublisherSettings
+    /// Whether it makes sender-stats messages, and what they say of audio fallback.
+    private let senderStatsTrack: Bool
+    private let audioFallbackEnabled: Bool
     private let publisherID: PublisherID?
     private var storedSenderStatsSender: (@Sendable ([UInt8]) -> Void)?
     private var storedSenderStatsPaths: [SenderStatsMessage.Path]?
     private var pathWatch = ConnectionPathWatch()
     private static let endpoint = EndpointID("publisher")
 
-    /// Creates a monitor. `relayed` for a peer-to-peer session (one connection per subscriber);
-    /// `publisherID` names this publisher in its sender-stats messages (needed when subscribers
-    /// receive several publishers' messages on one channel).
-    public init(settings: PublisherSettings = .init(), configuration: StatsEngineConfiguration = .init(), relayed: Bool = false, publisherID: PublisherID? = nil) {
-        self.settings = settings
+    /// Creates a monitor. `senderStatsTrack`: make a sender-stats message each report, for the
+    /// subscribers to tell their own network's problems from the publisher's (default `false`);
+    /// `audioFallbackEnabled`: the messages allow subscribers to drop this publisher's video and
+    /// keep its audio when their network cannot carry even the lowest layer (default `true`).
+    /// `relayed` for a peer-to-peer session (one connection per subscriber); `publisherID` names
+    /// this publisher in its sender-stats messages (needed when subscribers receive several
+    /// publishers' messages on one channel).
+    public init(senderStatsTrack: Bool = false, audioFallbackEnabled: Bool = true, configuration: StatsEngineConfiguration = .init(),
+                relayed: Bool = false, publisherID: PublisherID? = nil) {
+        self.senderStatsTrack = senderStatsTrack
+        self.audioFallbackEnabled = audioFallbackEnabled
         self.relayed = relayed
         self.publisherID = publisherID
         core = MonitorCore(engine: CallStatsEngine(configuration: configuration, sessionModes: [Self.endpoint: relayed ? .relayed : .routed]))
     }
 
-    /// With ``PublisherSettings/senderStatsTrack``, called once per report with the encoded
+    /// With `senderStatsTrack`, called once per report with the encoded
     /// sender-stats message (at most 1 KiB) to send to the subscribers over the publishing peer
     /// connection's data channel.
     public var senderStatsSender: (@Sendable ([UInt8]) -> Void)? {
@@ -56,9 +64,9 @@ public final class PublisherStatsMonitor: @unchecked Sendable {
 
     /// Feeds one report of the peer connection labelled `peerConnection` (relayed: the
     /// subscriber's connection id).
-    public func ingest(_ report: StatsReport, peerConnection: String) {
+    public func ingest(_ report: StatsReport, peerConnection: PeerConnectionID) {
         var outgoing: (message: SenderStatsMessage, send: @Sendable ([UInt8]) -> Void)?
-        process(report, peerConnection: peerConnection, wantsMessage: settings.senderStatsTrack && storedSenderStatsSender != nil) { message in
+        process(report, peerConnection: peerConnection.rawValue, wantsMessage: senderStatsTrack && storedSenderStatsSender != nil) { message in
             if let send = storedSenderStatsSender, var message {
                 message.paths = storedSenderStatsPaths.map { given in SenderStatsMessage.Path.allCases.filter(given.contains) }
                 outgoing = (message, send)
@@ -69,11 +77,11 @@ public final class PublisherStatsMonitor: @unchecked Sendable {
 
     /// Feeds one report of `peerConnection` like ``ingest(_:peerConnection:)`` and reads what a
     /// call needs from it: the connection's progress and paths, and, with
-    /// ``PublisherSettings/senderStatsTrack``, the sender-stats message, carrying those paths,
+    /// `senderStatsTrack`, the sender-stats message, carrying those paths,
     /// for the call to complete and encode once.
     package func read(_ report: StatsReport, peerConnection: PeerConnectionID) -> PublisherReading {
         var reading: PublisherReading?
-        process(report, peerConnection: peerConnection.rawValue, wantsMessage: settings.senderStatsTrack) { message in
+        process(report, peerConnection: peerConnection.rawValue, wantsMessage: senderStatsTrack) { message in
             let connection = pathWatch.read(report, of: peerConnection)
             var message = message
             message?.paths = connection.paths.senderStatsPaths
@@ -98,7 +106,7 @@ public final class PublisherStatsMonitor: @unchecked Sendable {
             let sample = StatsSample(time: report.timestamp ?? 0, peer: Self.endpoint.rawValue, peerConnection: peerConnection, report: report)
             let callbacks = engine.ingest(sample)
             var message = wantsMessage ? engine.senderStatsMessage(for: Self.endpoint, publisher: publisherID) : nil
-            message?.audioFallbackEnabled = settings.audioFallbackEnabled
+            message?.audioFallbackEnabled = audioFallbackEnabled
             take(message)
             return callbacks
         }, dispatch: { delegate, callback in callback.deliver(to: .publisher(delegate, self)) })
@@ -126,6 +134,6 @@ package struct PublisherReading: Sendable {
     /// The selected pair's progress (the router's RTCP and consent responses) and the paths.
     package var connection: ConnectionReading
     /// This report's sender-stats message, its paths set, not yet encoded; `nil` without
-    /// ``PublisherSettings/senderStatsTrack`` or before the engine has one.
+    /// `senderStatsTrack` or before the engine has one.
     package var senderStats: SenderStatsMessage?
 }

@@ -36,7 +36,7 @@ extension SubscriberStatsMonitor {
     /// Feeds one report of `peerConnection` like ``ingest(_:peerConnection:)`` and reads
     /// everything a call needs from it (see ``SubscriberReading``).
     package func read(_ report: StatsReport, peerConnection: PeerConnectionID) -> SubscriberReading {
-        let callbacks = ingest(report, peerConnection: peerConnection.rawValue, whenUnheard: true)
+        let callbacks = ingest(report, peerConnection: peerConnection, whenUnheard: true)
         return core.withEngine { engine in
             SubscriberReading(callbacks: callbacks, connection: pathWatch.read(report, of: peerConnection),
                               decodedVideo: DecodedVideoSize(decodedIn: report), reportTime: report.timestamp,

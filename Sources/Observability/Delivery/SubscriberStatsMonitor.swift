@@ -49,18 +49,18 @@ public final class SubscriberStatsMonitor: @unchecked Sendable {
     }
 
     /// Feeds one report of the connection labelled `peerConnection`.
-    public func ingest(_ report: StatsReport, peerConnection: String) {
+    public func ingest(_ report: StatsReport, peerConnection: PeerConnectionID) {
         ingest(report, peerConnection: peerConnection, whenUnheard: false)
     }
 
     /// Feeds one report and returns its callbacks; computes them even when nobody listens when
     /// `whenUnheard` (the SDK's layer policy reads them every interval).
     @discardableResult
-    func ingest(_ report: StatsReport, peerConnection: String, whenUnheard: Bool) -> [StatsCallback] {
+    func ingest(_ report: StatsReport, peerConnection: PeerConnectionID, whenUnheard: Bool) -> [StatsCallback] {
         core.process({ engine, listening in
             rawReport = report
             guard listening || whenUnheard else { return [] }
-            let sample = StatsSample(time: report.timestamp ?? 0, peer: Self.endpoint.rawValue, peerConnection: peerConnection, report: report)
+            let sample = StatsSample(time: report.timestamp ?? 0, peer: Self.endpoint.rawValue, peerConnection: peerConnection.rawValue, report: report)
             return engine.ingest(sample, streams: [binding]).filter { $0.stream == binding.stream }
         }, dispatch: { delegate, callback in callback.deliver(to: .subscriber(delegate, self)) })
     }

@@ -85,7 +85,7 @@ public struct SenderStatsMessage: Sendable, Hashable {
     /// optional (two-party calls need none).
     public var publisher: PublisherID?
     /// Whether the publisher lets subscribers fall back to audio only when their network cannot
-    /// carry its video (`PublisherSettings.audioFallbackEnabled`; `nil` from version 1: allowed).
+    /// carry its video (the publisher's `audioFallbackEnabled`; `nil` from version 1: allowed).
     public var audioFallbackEnabled: Bool?
     /// The publisher's working paths to the router, each once, in ``Path`` declaration order
     /// (version 3; `nil` when the publisher did not say, empty when none of its pairs works).
