@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import argparse
 import glob
-import gzip
 import json
 import os
 import statistics
 import sys
 
-RIG_DIR = os.path.dirname(os.path.abspath(__file__))
-REC_DIR = os.path.join(os.path.dirname(RIG_DIR), "Recordings")
+from callscope_rig import REPO_DIR, RIG_DIR, recording
+
+REC_DIR = os.path.join(REPO_DIR, "Recordings")
 ORDER = ["baseline", "publisher-uplink-1m", "publisher-uplink-400k", "subscriber-downlink-500k", "subscriber-downlink-500k-sdk",
          "publisher-uplink-loss-8", "subscriber-downlink-loss-10", "both-sides", "subscriber-blackout",
          "publisher-uplink-blackout", "ci-smoke",
@@ -36,8 +36,7 @@ ORDER = ["baseline", "publisher-uplink-1m", "publisher-uplink-400k", "subscriber
 
 def load(name: str):
     path = os.path.join(REC_DIR, name + ".ndjson.gz")
-    with gzip.open(path, "rt", encoding="utf-8") as f:
-        lines = [json.loads(x) for x in f if x.strip()]
+    lines = recording.read(path)
     with open(os.path.join(REC_DIR, name + ".labels.json")) as f:
         labels = json.load(f)
     return lines[0], lines[1:], labels, os.path.getsize(path)

@@ -37,7 +37,8 @@ import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Rig"))
-from record import WebDriver, free_tcp_port  # noqa: E402  (the rig's urllib WebDriver client)
+from callscope_rig.procs import free_tcp_port  # noqa: E402  (the rig package, Rig/callscope_rig)
+from callscope_rig.webdriver import HEADLESS_ARGS, WebDriver  # noqa: E402
 
 RECORDINGS = os.path.join(ROOT, "Recordings")
 PUBLIC = os.path.normpath(os.path.join(ROOT, "..", "shared", "data", "public-stats"))
@@ -397,8 +398,7 @@ def test_report(callscope: str, tmp: str, processes: Processes) -> None:
     driver.wait_ready(20)
     driver.new_session({"browserName": "chrome", "goog:loggingPrefs": {"browser": "ALL"},
                         "goog:chromeOptions": {"binary": shutil.which("chromium") or "/usr/bin/chromium",
-                                               "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                                                        "--window-size=1280,900", f"--user-data-dir={os.path.join(tmp, 'profile')}"]}})
+                                               "args": HEADLESS_ARGS + [f"--user-data-dir={os.path.join(tmp, 'profile')}"]}})
     try:
         def visit(html):
             driver.navigate("file://" + html)
