@@ -223,7 +223,7 @@ class Rig:
             pub.wait_phase({"published"}, 45)
         sub.open_call(f"{self.page_server.url}/call.html?role=subscriber&publishers={','.join(publishers)}"
                       f"&subconn={connections}&{q}")
-        warmup = self.warm_up(pubs, sub)
+        warmup = self.warm_up(publishers, self.page_warm_up_poll(pubs, sub))
         return browser, warmup, sub, ipeer
 
     def write_header(self, scenario, seconds, publishers, connections, use_netns, browser, warmup) -> None:
@@ -345,38 +345,23 @@ class Rig:
         try:
             for name in publishers + ["subscriber"]:
                 peer = peers.SDKPeer(name, nets[name].ns if use_netns else None, self.tmp)
-                peer.proc = self.procs.spawn(f"callscope-{name}", peer.argv(callscope, janus_url, ROOM, name != "subscriber", media,
-                                                                                    self.peer_args[name]),
-                                       peer.out_path)
+                argv = peer.argv(callscope, janus_url, ROOM, name != "subscriber", media, self.peer_args[name])
+                peer.proc = self.procs.spawn(f"callscope-{name}", argv, peer.out_path)
                 self.sdk_peers[name] = peer
                 if name != "subscriber":
                     peers.wait_published(peer, 45)
                     log(f"{name}: published (callscope call pid {peer.proc.pid})")
             watch = peers.WarmUpWatch([self.sdk_peers[n] for n in publishers], self.sdk_peers["subscriber"])
-            t_start = time.monotonic()
-            deadline = t_start + a.warmup_timeout
-            while True:
+
+            def poll():
                 for peer in self.sdk_peers.values():
                     peer.check_alive()
                 watch.poll()
-                ok = watch.done(a.warmup_aob)
-                if ok or time.monotonic() >= deadline:
-                    break
-                time.sleep(0.5)
+                return (watch.done(a.warmup_aob), {n: watch.estimates.get(n, 0) for n in publishers},
+                        f"publisher estimate {list(watch.estimates.values())}, decoding streams {len(watch.decoding)}")
+            return self.warm_up(publishers, poll)
         except peers.SDKPeerError as e:
             raise RigError(str(e)) from None
-        took = round(time.monotonic() - t_start, 1)
-        aobs = [watch.estimates.get(n, 0) for n in publishers]
-        if ok:
-            log(f"warm-up done in {took}s (publisher estimate {aobs}, decoding streams {len(watch.decoding)})")
-        else:
-            log(f"warm-up NOT complete after {took}s (publisher estimate {aobs}, decoding streams "
-                f"{len(watch.decoding)}); recording anyway")
-        out = {"seconds": took, "publisher_available_outgoing_bitrate": min(aobs), "target_bitrate": a.warmup_aob,
-               "complete": ok}
-        if len(publishers) > 1:
-            out["publishers_available_outgoing_bitrate"] = dict(zip(publishers, aobs))
-        return out
 
     def finish_sdk_peers(self, publishers: list[str]) -> None:
         """Ends the `callscope call` processes (SIGTERM: they hang up and write their
@@ -432,40 +417,48 @@ class Rig:
         if missing:             # a few-second call may end before the data channel opens
             log("warning: no sender-stats from " + ", ".join(missing))
 
-    def warm_up(self, pubs: list[pages.PagePeer], sub: pages.PagePeer) -> dict:
+    def warm_up(self, publishers: list[str], poll) -> dict:
         """Unrecorded warm-up: wait until the subscriber decodes video of every publisher and each
         publisher's bandwidth estimate has ramped up (availableOutgoingBitrate >= --warmup-aob), at
-        most --warmup-timeout s.
+        most --warmup-timeout s. `poll()` -> (done, each publisher's estimate, what to log).
         Chrome's start-up probing sometimes fails and the estimate then climbs ~8 %/s for 10-15 s;
         without this the first seconds of the "clean" baseline would show a bandwidth-limited
         publisher. Events queued meanwhile are kept (they appear before t0 in the recording)."""
         a = self.args
         t_start = time.monotonic()
         deadline = t_start + a.warmup_timeout
-        ps, ss = {}, {}
         while True:
-            with contextlib.suppress(WebDriverError):
-                ps = {p.name: p.quick() for p in pubs}
-                ss = sub.quick()
-            if ss.get("phase") == "error" or any(x.get("phase") == "error" for x in ps.values()):
-                raise RigError(f"page error during warm-up: publishers {ps} subscriber {ss}")
-            aobs = [x.get("aob") or 0 for x in ps.values()] or [0]
-            aob = min(aobs)
-            ok = ss.get("phase") == "subscribed" and (ss.get("framesDecoded") or 0) > 0 and \
-                (ss.get("videoInbound") or 0) >= len(pubs) and aob >= a.warmup_aob
+            ok, aobs, detail = poll()
             if ok or time.monotonic() >= deadline:
                 break
             time.sleep(0.5)
         took = round(time.monotonic() - t_start, 1)
         if ok:
-            log(f"warm-up done in {took}s (publisher availableOutgoingBitrate {aobs})")
+            log(f"warm-up done in {took}s ({detail})")
         else:
-            log(f"warm-up NOT complete after {took}s (publishers {ps}, subscriber {ss}); recording anyway")
-        out = {"seconds": took, "publisher_available_outgoing_bitrate": aob, "target_bitrate": a.warmup_aob,
-               "complete": ok}
-        if len(pubs) > 1:       # the field above is then the least of them
-            out["publishers_available_outgoing_bitrate"] = {p.name: (ps.get(p.name) or {}).get("aob") for p in pubs}
+            log(f"warm-up NOT complete after {took}s ({detail}); recording anyway")
+        out = {"seconds": took, "publisher_available_outgoing_bitrate": min(v or 0 for v in aobs.values()),
+               "target_bitrate": a.warmup_aob, "complete": ok}
+        if len(publishers) > 1:       # the field above is then the least of them
+            out["publishers_available_outgoing_bitrate"] = aobs
         return out
+
+    def page_warm_up_poll(self, pubs: list[pages.PagePeer], sub: pages.PagePeer):
+        """`warm_up`'s poll on the page path: the pages' `quick()`."""
+        state = {"ps": {}, "ss": {}}
+
+        def poll():
+            with contextlib.suppress(WebDriverError):
+                state["ps"] = {p.name: p.quick() for p in pubs}
+                state["ss"] = sub.quick()
+            ps, ss = state["ps"], state["ss"]
+            if ss.get("phase") == "error" or any(x.get("phase") == "error" for x in ps.values()):
+                raise RigError(f"page error during warm-up: publishers {ps} subscriber {ss}")
+            aobs = {p.name: (ps.get(p.name) or {}).get("aob") for p in pubs}
+            ok = ss.get("phase") == "subscribed" and (ss.get("framesDecoded") or 0) > 0 and \
+                (ss.get("videoInbound") or 0) >= len(pubs) and min(v or 0 for v in aobs.values()) >= self.args.warmup_aob
+            return ok, aobs, f"publishers {ps}, subscriber {ss}"
+        return poll
 
     def add_event(self, peer: str, name: str, data: dict, t: int | None = None, pc: str | None = None) -> None:
         self.lines.append(recording.event(peer, name, data, t, pc))
