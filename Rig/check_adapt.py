@@ -26,11 +26,10 @@ Standard library only.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
-import os
 import sys
 
+from callscope_rig import recording
 from labels import actual_times
 
 ADAPT_EVENTS = ("subscriber.layerChanged", "subscriber.videoDisableWarning", "subscriber.videoDisableWarningLifted",
@@ -135,12 +134,9 @@ def main() -> int:
     ap.add_argument("--scenario", help="default: Rig/scenarios/<header scenario>.json")
     a = ap.parse_args()
     try:
-        opener = gzip.open if a.recording.endswith(".gz") else open
-        with opener(a.recording, "rt", encoding="utf-8") as f:
-            lines = [json.loads(x) for x in f if x.strip()]
+        lines = recording.read(a.recording)
         header = lines[0]
-        path = a.scenario or os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenarios",
-                                          header["scenario"] + ".json")
+        path = a.scenario or recording.scenario_path(header)
         with open(path) as f:
             scenario = json.load(f)
     except (OSError, ValueError, KeyError, IndexError) as e:

@@ -11,27 +11,19 @@ labels the whole call); the subscriber has one video inbound-rtp per publisher (
 sender-stats of every publisher arrive (when the messages name their publisher). Prints
 per-layer bitrates, resolutions, fps and limitation reasons.
 """
-import gzip
 import json
 import sys
 from collections import Counter, defaultdict
 
-
-def load(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+from callscope_rig import recording
 
 
 def load_labels(path):
-    for ext in (".ndjson.gz", ".ndjson"):
-        if path.endswith(ext):
-            try:
-                with open(path[: -len(ext)] + ".labels.json") as f:
-                    return json.load(f)
-            except (OSError, ValueError):
-                return None
-    return None
+    try:
+        with open(recording.labels_path(path)) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
 
 
 def clean_window(header, labels):
@@ -183,7 +175,7 @@ def rig_warnings(samples, header, clean):
 def main():
     path = sys.argv[1]
     per_second = "--per-second" in sys.argv
-    lines = load(path)
+    lines = recording.read(path)
     header, rest = lines[0], lines[1:]
     problems = []
     if header.get("format") != "webrtc-stats-recording" or header.get("version") != 1:

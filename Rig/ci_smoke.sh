@@ -104,6 +104,22 @@ wait_bounded() {
     wait "$pid"
 }
 
+# await_step PID_VAR LIMIT GRACE GROUP LOG WHAT: waits for the background step whose pid is in the
+# variable PID_VAR, at most LIMIT s; when it fails or overruns, stops it (SIGKILL after GRACE s, its
+# process group when GROUP=1), shows the end of LOG and fails naming WHAT and its exit code.
+await_step() {
+    local var=$1 limit=$2 grace=$3 group=$4 log=$5 what=$6 rc
+    wait_bounded "${!var}" "$limit" "$what"
+    rc=$?
+    if [ "$rc" != 0 ]; then
+        stop_pid "${!var}" "$grace" "$group"
+        printf -v "$var" '%s' ""
+        tail -n 25 "$log"
+        fail "$what failed (exit $rc)"
+    fi
+    printf -v "$var" '%s' ""
+}
+
 # ---- preconditions
 [ "$(id -u)" = 0 ] || fail "must run as root (network namespaces, tc, iptables)"
 for tool in python3 ip iptables tc chromedriver janus setsid; do
@@ -129,8 +145,7 @@ else
         # shellcheck disable=SC2086
         setsid swift build ${CALLSCOPE_SWIFT_FLAGS:-} --product callscope >"$WORK/build.log" 2>&1 &
         RUN_PID=$!
-        wait_bounded "$RUN_PID" "$REPLAY_TIMEOUT" "swift build" || { RUN_PID=""; tail -n 25 "$WORK/build.log"; fail "building the CLI failed"; }
-        RUN_PID=""
+        await_step RUN_PID "$REPLAY_TIMEOUT" 10 1 "$WORK/build.log" "building the CLI (swift build)"
     fi
 fi
 [ -x "$CLI" ] || fail "no callscope binary at $CLI"
@@ -141,14 +156,7 @@ STARTED_RECORD=1
 setsid python3 "$RIG_DIR/record.py" --scenario "$RIG_DIR/scenarios/ci-smoke.json" --out "$REC" \
     --peers sdk --callscope "$CLI" >"$WORK/record.log" 2>&1 &
 REC_PID=$!
-wait_bounded "$REC_PID" "$RECORD_TIMEOUT" "record.py"
-rc=$?
-if [ "$rc" != 0 ]; then
-    stop_pid "$REC_PID" 40 0; REC_PID=""
-    tail -n 25 "$WORK/record.log"
-    fail "recording failed (record.py exit $rc)"
-fi
-REC_PID=""
+await_step REC_PID "$RECORD_TIMEOUT" 40 0 "$WORK/record.log" "recording (record.py)"
 [ -s "$REC" ] && [ -s "$LABELS" ] || { tail -n 25 "$WORK/record.log"; fail "recording or labels missing"; }
 say "recorded $(stat -c %s "$REC") bytes in $(( $(date +%s) - START )) s"
 
@@ -156,14 +164,7 @@ say "recorded $(stat -c %s "$REC") bytes in $(( $(date +%s) - START )) s"
 say "replaying with $CLI"
 setsid "$CLI" replay "$REC" --format ndjson >"$WORK/replay.ndjson" 2>"$WORK/replay.err" &
 RUN_PID=$!
-wait_bounded "$RUN_PID" "$REPLAY_TIMEOUT" "replay"
-rc=$?
-if [ "$rc" != 0 ]; then
-    stop_pid "$RUN_PID" 10 1; RUN_PID=""
-    tail -n 25 "$WORK/replay.err"
-    fail "replay failed (exit $rc)"
-fi
-RUN_PID=""
+await_step RUN_PID "$REPLAY_TIMEOUT" 10 1 "$WORK/replay.err" "replay"
 
 # ---- 3. check
 python3 "$RIG_DIR/ci_check.py" "$WORK/replay.ndjson" "$LABELS" --min-seconds 5 >"$WORK/check.out" 2>&1

@@ -39,7 +39,6 @@ import json
 import os
 import queue
 import random
-import re
 import shutil
 import signal
 import socket
@@ -51,8 +50,10 @@ import threading
 import time
 import zlib
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CONF_TEMPLATE = os.path.join(REPO, "Rig", "coturn", "turnserver.conf")
+from callscope_rig import REPO_DIR, netlab
+from callscope_rig.janus import Coturn
+from callscope_rig.procs import Processes, RigError, configure_log, kill_group, log, pid_alive, run
+
 PREFIX = "csstun-"
 USER, PASSWORD, REALM = "callscope", "discover-me", "callscope.test"
 
@@ -75,46 +76,22 @@ BOUNDS = {
 }
 
 
-def log(msg: str) -> None:
-    print(f"[discover-real {time.strftime('%H:%M:%S')}] {msg}", flush=True)
-
-
-class Failure(Exception):
-    pass
-
-
-def run(cmd, check=True, **kw):
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
-    if check and r.returncode != 0:
-        raise Failure(f"{' '.join(cmd)} failed ({r.returncode}): {r.stderr.strip()}")
-    return r
-
-
-def pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-        return True
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
+class Failure(RigError):
+    """An expectation that did not hold."""
 
 
 def remove_stale_namespaces() -> None:
     """Namespaces of earlier runs whose process is gone (name csstun-<pid>)."""
-    r = run(["ip", "netns", "list"], check=False)
-    for line in r.stdout.splitlines():
-        name = line.split()[0] if line.split() else ""
-        if name.startswith(PREFIX):
-            suffix = name[len(PREFIX):]
-            if suffix.isdigit() and not pid_alive(int(suffix)):
-                log(f"removing stale namespace {name}")
-                run(["ip", "netns", "del", name], check=False)
+    for name in netlab.namespaces():
+        suffix = name[len(PREFIX):]
+        if name.startswith(PREFIX) and suffix.isdigit() and not pid_alive(int(suffix)):
+            log(f"removing stale namespace {name}")
+            run(["ip", "netns", "del", name], check=False)
 
 
 def remove_stale_runs() -> None:
     """Run directories of runners that were killed (SIGKILL leaves no chance to clean up): stop
-    their coturn (pid from its pidfile, checked against its command line) and delete them."""
+    their coturn and delete them."""
     for name in os.listdir(tempfile.gettempdir()):
         run_dir = os.path.join(tempfile.gettempdir(), name)
         if not name.startswith("callscope-discover-") or not os.path.isdir(run_dir):
@@ -126,43 +103,22 @@ def remove_stale_runs() -> None:
             continue
         if pid_alive(runner):
             continue
-        try:
-            with open(os.path.join(run_dir, "turnserver.pid")) as f:
-                turn_pid = int(f.read().strip())
-            with open(f"/proc/{turn_pid}/cmdline", "rb") as f:
-                if run_dir.encode() in f.read():
-                    log(f"stopping stale coturn {turn_pid}")
-                    os.kill(turn_pid, signal.SIGKILL)
-        except (OSError, ValueError):
-            pass
+        Coturn.stop_stale(run_dir)
         shutil.rmtree(run_dir, ignore_errors=True)
-
-
-def free_port(ip: str) -> int:
-    """A port free for both UDP and TCP on ip (coturn listens on both)."""
-    for _ in range(50):
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as t:
-            t.bind((ip, 0))
-            port = t.getsockname()[1]
-            try:
-                with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as u:
-                    u.bind((ip, port))
-                return port
-            except OSError:
-                continue
-    raise Failure(f"no free UDP+TCP port on {ip}")
 
 
 class Run:
     def __init__(self, cli: str, keep: bool):
         self.cli, self.keep = cli, keep
-        self.pid = os.getpid()
-        self.ns = f"{PREFIX}{self.pid}"
-        self.veth_host, self.veth_ns = f"csstun{self.pid}h", f"csstun{self.pid}n"
-        octet = self.pid % 250 + 1
-        self.host_ip, self.ns_ip = f"10.202.{octet}.1", f"10.202.{octet}.2"
+        pid = os.getpid()
+        octet = pid % 250 + 1
+        # No route, no resolver: the client reaches only coturn on the root end of its veth.
+        self.link = netlab.Link(f"{PREFIX}{pid}", f"csstun{pid}h"[:15], f"csstun{pid}n"[:15],
+                                f"10.202.{octet}.1", f"10.202.{octet}.2")
+        self.ns, self.host_ip, self.ns_ip = self.link.ns, self.link.root_ip, self.link.ns_ip
         self.run_dir = tempfile.mkdtemp(prefix="callscope-discover-")
-        self.turn = None
+        self.procs = Processes()
+        self.coturn = Coturn(self.procs, self.run_dir)
         self.watch = None
         self.ns_made = False
         self.port = 0
@@ -172,70 +128,20 @@ class Run:
         remove_stale_namespaces()
         remove_stale_runs()
         with open(os.path.join(self.run_dir, "runner.pid"), "w") as f:
-            f.write(str(self.pid))
-        run(["ip", "netns", "add", self.ns])
+            f.write(str(os.getpid()))
         self.ns_made = True
-        run(["ip", "link", "add", self.veth_host[:15], "type", "veth", "peer", "name", self.veth_ns[:15]])
-        run(["ip", "link", "set", self.veth_ns[:15], "netns", self.ns])
-        run(["ip", "addr", "add", f"{self.host_ip}/24", "dev", self.veth_host[:15]])
-        run(["ip", "link", "set", self.veth_host[:15], "up"])
-        nsx = ["ip", "netns", "exec", self.ns]
-        run(nsx + ["ip", "addr", "add", f"{self.ns_ip}/24", "dev", self.veth_ns[:15]])
-        run(nsx + ["ip", "link", "set", self.veth_ns[:15], "up"])
-        run(nsx + ["ip", "link", "set", "lo", "up"])
-        self.port = free_port(self.host_ip)
-        relay_base = random.randrange(40000, 59000, 100)
-        with open(CONF_TEMPLATE) as f:
-            conf = f.read()
-        for key, value in {"LISTEN_IP": self.host_ip, "RELAY_IP": self.host_ip, "PORT": self.port,
-                           "MIN_PORT": relay_base, "MAX_PORT": relay_base + 99, "REALM": REALM,
-                           "USER": USER, "PASSWORD": PASSWORD, "RUN_DIR": self.run_dir}.items():
-            conf = conf.replace(f"@{key}@", str(value))
-        leftover = re.findall(r"@[A-Z_]+@", conf)
-        if leftover:
-            raise Failure(f"unfilled placeholders in the coturn config: {leftover}")
-        conf_path = os.path.join(self.run_dir, "turnserver.conf")
-        with open(conf_path, "w") as f:
-            f.write(conf)
-        self.turn = subprocess.Popen(["turnserver", "-c", conf_path], stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL, start_new_session=True)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            if self.turn.poll() is not None:
-                raise Failure(f"turnserver exited with {self.turn.returncode}; see {self.turn_log_tail()}")
-            try:
-                with socket.create_connection((self.host_ip, self.port), timeout=0.2):
-                    break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            raise Failure("turnserver did not listen within 10 s")
-        log(f"coturn on {self.host_ip}:{self.port} (pid {self.turn.pid}), client namespace {self.ns} ({self.ns_ip})")
-
-    def turn_log_tail(self) -> str:
-        try:
-            with open(os.path.join(self.run_dir, "turnserver.log")) as f:
-                return " | ".join(f.read().splitlines()[-5:])
-        except OSError:
-            return "(no log)"
+        self.link.create()
+        self.port = self.coturn.start(self.host_ip, REALM, USER, PASSWORD)
+        log(f"coturn on {self.host_ip}:{self.port} (pid {self.coturn.proc.pid}), client namespace {self.ns} ({self.ns_ip})")
 
     def cleanup(self) -> None:
-        for proc in (self.watch, self.turn):
-            if proc is not None and proc.poll() is None:
-                try:
-                    os.killpg(proc.pid, signal.SIGTERM)
-                except ProcessLookupError:
-                    pass
-                try:
-                    proc.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                    proc.wait()
-        self.watch = self.turn = None
+        if self.watch is not None:
+            kill_group(self.watch.pid)
+            self.watch = None
+        self.procs.reap_all()                           # coturn
         if self.ns_made:
-            run(["ip", "netns", "del", self.ns], check=False)      # its veth end, its iptables rules
+            self.link.delete(kill_processes=False)      # the veth pair, the namespace's iptables rules
             self.ns_made = False
-        run(["ip", "link", "del", self.veth_host[:15]], check=False)  # gone with its peer; just in case
         if self.keep:
             log(f"kept {self.run_dir}")
         else:
@@ -246,14 +152,14 @@ class Run:
         """DROP what arrives in the client's namespace: requests leave, answers vanish, as
         behind a firewall that drops silently (an OUTPUT rule would fail send() at once).
         `first_udp_lost`: only every other UDP datagram, starting with the first."""
-        nsx = ["ip", "netns", "exec", self.ns, "iptables", "-w", "5"]
-        run(nsx + ["-F", "INPUT"])
+        netlab.iptables(self.ns, ["-F", "INPUT"])
         if first_udp_lost:
-            run(nsx + ["-A", "INPUT", "-p", "udp", "-m", "statistic", "--mode", "nth", "--every", "2", "--packet", "0", "-j", "DROP"])
+            netlab.iptables(self.ns, ["-A", "INPUT", "-p", "udp", "-m", "statistic", "--mode", "nth", "--every", "2",
+                                      "--packet", "0", "-j", "DROP"])
         if udp:
-            run(nsx + ["-A", "INPUT", "-p", "udp", "-j", "DROP"])
+            netlab.iptables(self.ns, ["-A", "INPUT", "-p", "udp", "-j", "DROP"])
         if tcp:
-            run(nsx + ["-A", "INPUT", "-p", "tcp", "-j", "DROP"])
+            netlab.iptables(self.ns, ["-A", "INPUT", "-p", "tcp", "-j", "DROP"])
 
     # ---- the CLI
     def discover_args(self, password: str = PASSWORD) -> list:
@@ -263,7 +169,7 @@ class Run:
 
     def discover_once(self, password: str = PASSWORD) -> tuple:
         start = time.monotonic()
-        r = run(["ip", "netns", "exec", self.ns] + self.discover_args(password), check=False, timeout=30)
+        r = run(netlab.nsx(self.ns) + self.discover_args(password), check=False, timeout=30)
         wall = time.monotonic() - start
         lines = [line for line in r.stdout.splitlines() if line.strip()]
         if len(lines) != 1:
@@ -316,8 +222,7 @@ def one_shot_cases(rig: Run, results: dict) -> None:
 def check_coturn_freed(rig: Run, granted: int) -> None:
     """coturn's own log: every granted allocation was refreshed with lifetime 0 and deleted."""
     time.sleep(0.3)
-    with open(os.path.join(rig.run_dir, "turnserver.log")) as f:
-        text = f.read()
+    text = rig.coturn.log_text()
     refreshed = text.count("refreshed, realm=<callscope.test>, username=<callscope>, lifetime=0")
     deleted = text.count("delete: realm=<callscope.test>")
     log(f"coturn log: {refreshed} allocations refreshed with lifetime 0, {deleted} sessions deleted")
@@ -329,7 +234,7 @@ class Watch:
     """`callscope discover --watch` in the client's namespace; its ndjson lines with arrival times."""
 
     def __init__(self, rig: Run, seconds: float, interval: float):
-        args = ["ip", "netns", "exec", rig.ns] + rig.discover_args() + ["--watch", str(seconds), "--interval", str(interval)]
+        args = netlab.nsx(rig.ns) + rig.discover_args() + ["--watch", str(seconds), "--interval", str(interval)]
         self.rig = rig
         rig.watch = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
         self.lines: queue.Queue = queue.Queue()
@@ -356,7 +261,7 @@ class Watch:
                 return arrived - since
 
     def stop(self) -> None:
-        os.killpg(self.rig.watch.pid, signal.SIGTERM)
+        kill_group(self.rig.watch.pid)
         self.rig.watch.wait(timeout=5)
         self.rig.watch = None
 
@@ -388,20 +293,20 @@ def network_change(rig: Run, results: dict) -> None:
     rig.block(False, False)
     watch = Watch(rig, 90, 60)
     watch.wait_for("udp", time.monotonic(), 10)
-    nsx = ["ip", "netns", "exec", rig.ns]
+    nsx = netlab.nsx(rig.ns)
     extra = rig.ns_ip.rsplit(".", 1)[0] + ".3/24"
     time.sleep(1)
     rig.block(True, True)
     time.sleep(1)
     changed = time.monotonic()
-    run(nsx + ["ip", "addr", "add", extra, "dev", rig.veth_ns[:15]])
+    run(nsx + ["ip", "addr", "add", extra, "dev", rig.link.ns_if])
     bound = 0.25 + 2 * UDP_GIVE_UP + TCP_TIMEOUT + SLACK      # full round, then UDP re-checked
     offline = watch.wait_for("offline", changed, bound)
     log(f"network change (address added) -> offline in {offline:.2f} s (bound {bound:.1f} s; the 60 s timer alone would take up to 60 s)")
     expect(offline <= bound, f"network change: offline after {offline:.2f} s, bound {bound:.1f} s")
     rig.block(False, False)
     changed = time.monotonic()
-    run(nsx + ["ip", "addr", "del", extra, "dev", rig.veth_ns[:15]])
+    run(nsx + ["ip", "addr", "del", extra, "dev", rig.link.ns_if])
     bound_up = 0.25 + SLACK
     back = watch.wait_for("udp", changed, bound_up)
     log(f"network change (address removed, unblocked) -> udp in {back:.2f} s (bound {bound_up:.1f} s)")
@@ -576,6 +481,7 @@ def main() -> int:
     parser.add_argument("--json", help="write the measurements here")
     parser.add_argument("--keep", action="store_true", help="keep the run directory (coturn config and log)")
     a = parser.parse_args()
+    configure_log("discover-real", sys.stdout)
     if os.geteuid() != 0:
         print("FAIL: discover-real: must run as root (network namespace, iptables)")
         return 1
@@ -585,7 +491,7 @@ def main() -> int:
             return 1
     cli = a.cli
     if cli is None:
-        bin_path = run(["swift", "build", "--show-bin-path"], cwd=REPO).stdout.strip()
+        bin_path = run(["swift", "build", "--show-bin-path"], timeout=300, cwd=REPO_DIR).stdout.strip()
         cli = os.path.join(bin_path, "callscope")
     if not os.access(cli, os.X_OK):
         print(f"FAIL: discover-real: {cli} is not built (swift build)")
@@ -610,10 +516,10 @@ def main() -> int:
         if a.json:
             with open(a.json, "w") as f:
                 json.dump(results, f, indent=1)
-        verdict = (f"PASS: discover-real: udp/tcp/offline/udp from real coturn; watch "
+        verdict = ("PASS: discover-real: udp/tcp/offline/udp from real coturn; watch "
                    + ", ".join(f"{k} ≤ {v['max']:.2f} s" for k, v in results["watch"].items())
                    + f"; hostile answers ignored; {results['took_s']} s")
-    except Failure as failure:
+    except RigError as failure:                    # a Failure or a step of the set-up
         verdict = f"FAIL: discover-real: {failure}"
     except SystemExit as stop:
         verdict = f"FAIL: discover-real: {stop}"

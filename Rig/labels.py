@@ -42,10 +42,12 @@ impairment start and end when scoring accuracy, and measures detection delay sep
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
 import sys
+
+from callscope_rig import recording
+from callscope_rig.recording import labels_path
 
 PEERS = ("subscriber", "publisher")
 REASON = {"rate": "bandwidth", "loss": "packetLoss", "blackout": "packetLoss"}
@@ -229,15 +231,6 @@ def disagreements(scenario: dict) -> list[str]:
     return out
 
 
-def labels_path(recording: str) -> str:
-    base = recording
-    for ext in (".ndjson.gz", ".ndjson", ".gz"):
-        if base.endswith(ext):
-            base = base[: -len(ext)]
-            break
-    return base + ".labels.json"
-
-
 def labels_text(scenario: dict, seconds: float, t0: int, actual: dict[int, tuple[int, int]] | None = None) -> str:
     return json.dumps(build(scenario, seconds, t0, actual), indent=1) + "\n"
 
@@ -268,12 +261,9 @@ def main() -> int:
     ap.add_argument("--scenario", help="default: Rig/scenarios/<header scenario>.json")
     ap.add_argument("--check", action="store_true", help="only compare with the labels file; exit 1 when it differs")
     a = ap.parse_args()
-    opener = gzip.open if a.recording.endswith(".gz") else open
-    with opener(a.recording, "rt", encoding="utf-8") as f:
-        lines = [json.loads(x) for x in f if x.strip()]
+    lines = recording.read(a.recording)
     header = lines[0]
-    sc_path = a.scenario or os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenarios",
-                                         header["scenario"] + ".json")
+    sc_path = a.scenario or recording.scenario_path(header)
     with open(sc_path) as f:
         scenario = json.load(f)
     scenario.setdefault("name", header["scenario"])

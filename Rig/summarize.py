@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import argparse
 import glob
-import gzip
 import json
 import os
 import statistics
 import sys
 
-RIG_DIR = os.path.dirname(os.path.abspath(__file__))
-REC_DIR = os.path.join(os.path.dirname(RIG_DIR), "Recordings")
+from callscope_rig import REPO_DIR, RIG_DIR, recording
+
+REC_DIR = os.path.join(REPO_DIR, "Recordings")
 ORDER = ["baseline", "publisher-uplink-1m", "publisher-uplink-400k", "subscriber-downlink-500k", "subscriber-downlink-500k-sdk",
          "publisher-uplink-loss-8", "subscriber-downlink-loss-10", "both-sides", "subscriber-blackout",
          "publisher-uplink-blackout", "ci-smoke",
@@ -36,8 +36,7 @@ ORDER = ["baseline", "publisher-uplink-1m", "publisher-uplink-400k", "subscriber
 
 def load(name: str):
     path = os.path.join(REC_DIR, name + ".ndjson.gz")
-    with gzip.open(path, "rt", encoding="utf-8") as f:
-        lines = [json.loads(x) for x in f if x.strip()]
+    lines = recording.read(path)
     with open(os.path.join(REC_DIR, name + ".labels.json")) as f:
         labels = json.load(f)
     return lines[0], lines[1:], labels, os.path.getsize(path)
@@ -225,6 +224,11 @@ def mn(rows, key, scale=1.0, fmt="{:.0f}"):
     return fmt.format(min(v) * scale) if v else "–"
 
 
+def med_max(key, scale=1.0):
+    """A row's cell: `median / max` of `key`."""
+    return lambda rows: f"{med(rows, key, scale)} / {mx(rows, key, scale)}"
+
+
 def total(rows, key):
     v = vals(rows, key)
     return f"{sum(v):.0f}" if v else "–"
@@ -288,16 +292,11 @@ def subscriber_rows(name: str, S: dict, row) -> list[str]:
             lambda r: mx(r, "v_rx_age", 1, "{:.1f}"), S),
         row(f"{name} candidate-pair: unanswered STUN requests / s not 'succeeded'",
             lambda r: f"{total(r, 'd_stun_unanswered')} / {total(r, 'cp_not_ok')}", S),
-        row(f"{name} RTT candidate-pair ms, median / max",
-            lambda r: f"{med(r, 'cp_rtt', 1e3)} / {mx(r, 'cp_rtt', 1e3)}", S),
-        row(f"{name} video jitter ms, median / max",
-            lambda r: f"{med(r, 'v_jitter', 1e3)} / {mx(r, 'v_jitter', 1e3)}", S),
-        row(f"{name} audio jitter ms, median / max",
-            lambda r: f"{med(r, 'a_jitter', 1e3)} / {mx(r, 'a_jitter', 1e3)}", S),
-        row(f"{name} video jitterBufferDelay/emitted ms, median / max",
-            lambda r: f"{med(r, 'v_jb_ms')} / {mx(r, 'v_jb_ms')}", S),
-        row(f"{name} audio jitterBufferDelay/emitted ms, median / max",
-            lambda r: f"{med(r, 'a_jb_ms')} / {mx(r, 'a_jb_ms')}", S),
+        row(f"{name} RTT candidate-pair ms, median / max", med_max("cp_rtt", 1e3), S),
+        row(f"{name} video jitter ms, median / max", med_max("v_jitter", 1e3), S),
+        row(f"{name} audio jitter ms, median / max", med_max("a_jitter", 1e3), S),
+        row(f"{name} video jitterBufferDelay/emitted ms, median / max", med_max("v_jb_ms"), S),
+        row(f"{name} audio jitterBufferDelay/emitted ms, median / max", med_max("a_jb_ms"), S),
         row(f"{name} decoded height", heights, S),
         row(f"{name} framesPerSecond, median", lambda r: med(r, "v_fps"), S),
         row(f"{name} freezes (count, total s)",

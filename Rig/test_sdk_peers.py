@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tests of Rig/sdk_peers.py's merge (the SDK path's relabelling), on hand-written `callscope call
+"""Tests of Rig/callscope_rig/peers.py's merge (the SDK path's relabelling), on hand-written `callscope call
 --record` files: two publishers (`publisher-a`, `publisher-b`, Janus ids 111 and 222) and a
 subscriber with one connection per feed, `publisher-a`'s replaced once (a reconnect). Expected
 labels written out by hand from Rig/README.md ("The SDK path"). Standard library only:
@@ -13,7 +13,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import sdk_peers  # noqa: E402
+from callscope_rig import peers  # noqa: E402
 
 T0 = 1_000_000
 
@@ -31,8 +31,8 @@ class MergeTests(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.TemporaryDirectory()
         d = self.dir.name
-        self.pubs = [sdk_peers.SDKPeer("publisher-a", "csrig-pub", d), sdk_peers.SDKPeer("publisher-b", "csrig-pub2", d)]
-        self.sub = sdk_peers.SDKPeer("subscriber", "csrig-sub", d)
+        self.pubs = [peers.SDKPeer("publisher-a", "csrig-pub", d), peers.SDKPeer("publisher-b", "csrig-pub2", d)]
+        self.sub = peers.SDKPeer("subscriber", "csrig-sub", d)
         own = lambda n, i: {"publisher": i, "stream": i, "name": n, "own": True}
         self.write(self.pubs[0], header([own("publisher-a", "111")]), [
             {"t": T0 - 500, "peer": "publisher-a.publisher", "pc": "pc-1", "report": report(T0 - 500, "outbound-rtp")},
@@ -70,7 +70,7 @@ class MergeTests(unittest.TestCase):
                 f.write(json.dumps(line) + "\n")
 
     def test_relabels_peers_connections_and_publishers(self):
-        lines, facts = sdk_peers.merge(self.pubs, self.sub, T0)
+        lines, facts = peers.merge(self.pubs, self.sub, T0)
         samples = [(l["peer"], l["pc"], l["t"]) for l in lines if "report" in l]
         # Samples before t0 are left out (publisher-a's at -500, the subscriber's at -50).
         self.assertEqual(samples, [("publisher-a", "pub-1", T0 + 500), ("publisher-b", "pub-1", T0 + 600),
@@ -106,9 +106,9 @@ class MergeTests(unittest.TestCase):
             {"t": T0 + 5, "peer": "subscriber", "pc": "pc-4", "event": "subscriber.receiveLimit",
              "data": {"limit": "downlink", "stream": "111"}},
         ])
-        pub = sdk_peers.SDKPeer("publisher", "csrig-pub", self.dir.name)
+        pub = peers.SDKPeer("publisher", "csrig-pub", self.dir.name)
         self.write(pub, header([]), [])
-        lines, _ = sdk_peers.merge([pub], self.sub, T0)
+        lines, _ = peers.merge([pub], self.sub, T0)
         named = [(l["event"], l["data"].get("stream")) for l in lines if l.get("event", "").startswith("subscriber.")]
         self.assertEqual(named, [("subscriber.layerChanged", "publisher"), ("subscriber.videoDisabled", "publisher"),
                                  ("subscriber.didConnect", "111"), ("subscriber.videoEnabled", "999"),
@@ -123,26 +123,26 @@ class MergeTests(unittest.TestCase):
             {"t": T0 + 1, "peer": "subscriber", "pc": "pc-4", "report": report(T0 + 1, "inbound-rtp")},
             {"t": T0 + 2, "peer": "subscriber", "pc": "pc-9", "report": report(T0 + 2, "inbound-rtp")},
         ])
-        pub = sdk_peers.SDKPeer("publisher", "csrig-pub", self.dir.name)
+        pub = peers.SDKPeer("publisher", "csrig-pub", self.dir.name)
         self.write(pub, header([]), [])
-        lines, _ = sdk_peers.merge([pub], self.sub, T0)
+        lines, _ = peers.merge([pub], self.sub, T0)
         self.assertEqual([(l["pc"], l.get("data", {}).get("streams")) for l in lines],
                          [("sub-1", [{"publisher": "publisher", "stream": "publisher"}]), ("sub-1", None), ("sub-2", None)])
 
     def test_a_missing_or_foreign_recording_is_an_error(self):
         os.remove(self.sub.record_path)
-        with self.assertRaisesRegex(sdk_peers.SDKPeerError, "cannot read the SDK recording"):
-            sdk_peers.merge(self.pubs, self.sub, T0)
+        with self.assertRaisesRegex(peers.SDKPeerError, "cannot read the SDK recording"):
+            peers.merge(self.pubs, self.sub, T0)
         with open(self.sub.record_path, "w") as f:
             f.write('{"format":"something-else"}\n')
-        with self.assertRaisesRegex(sdk_peers.SDKPeerError, "not a webrtc-stats-recording"):
-            sdk_peers.merge(self.pubs, self.sub, T0)
+        with self.assertRaisesRegex(peers.SDKPeerError, "not a webrtc-stats-recording"):
+            peers.merge(self.pubs, self.sub, T0)
 
     def test_the_binary_is_found_or_named(self):
-        with self.assertRaisesRegex(sdk_peers.SDKPeerError, "swift build -c release --product callscope"):
-            sdk_peers.find_callscope(self.dir.name, None)
-        with self.assertRaisesRegex(sdk_peers.SDKPeerError, "--callscope PATH"):
-            sdk_peers.find_callscope(self.dir.name, os.path.join(self.dir.name, "nope"))
+        with self.assertRaisesRegex(peers.SDKPeerError, "swift build -c release --product callscope"):
+            peers.find_callscope(self.dir.name, None)
+        with self.assertRaisesRegex(peers.SDKPeerError, "--callscope PATH"):
+            peers.find_callscope(self.dir.name, os.path.join(self.dir.name, "nope"))
 
     def test_argv_runs_in_the_namespace(self):
         argv = self.pubs[0].argv("/bin/callscope", "http://10.201.1.1:8/janus", 1234, True, ["--width", "640"])
@@ -160,15 +160,15 @@ class ScenarioArgsTests(unittest.TestCase):
 
     def test_peer_args_per_peer(self):
         sc = {"subscriber_args": ["--preferred-resolution", "480x270"], "publisher_args": ["--x"]}
-        self.assertEqual(sdk_peers.peer_args(sc, "subscriber"), ["--preferred-resolution", "480x270"])
-        self.assertEqual(sdk_peers.peer_args(sc, "publisher-b"), ["--x"])      # a list: every publisher
+        self.assertEqual(peers.peer_args(sc, "subscriber"), ["--preferred-resolution", "480x270"])
+        self.assertEqual(peers.peer_args(sc, "publisher-b"), ["--x"])      # a list: every publisher
         sc = {"publisher_args": {"publisher-b": ["--y"]}}
-        self.assertEqual(sdk_peers.peer_args(sc, "publisher-a"), [])
-        self.assertEqual(sdk_peers.peer_args(sc, "publisher-b"), ["--y"])
-        self.assertEqual(sdk_peers.peer_args(sc, "subscriber"), [])
+        self.assertEqual(peers.peer_args(sc, "publisher-a"), [])
+        self.assertEqual(peers.peer_args(sc, "publisher-b"), ["--y"])
+        self.assertEqual(peers.peer_args(sc, "subscriber"), [])
 
     def test_malformed_args_are_named(self):
-        err = lambda sc: sdk_peers.scenario_args_error(sc, self.PUBS)
+        err = lambda sc: peers.scenario_args_error(sc, self.PUBS)
         self.assertIsNone(err({}))
         self.assertIsNone(err({"subscriber_args": ["--a", "1"], "publisher_args": {"publisher-a": []}}))
         self.assertIn("subscriber_args", err({"subscriber_args": "--no-audio-fallback"}))
@@ -178,7 +178,7 @@ class ScenarioArgsTests(unittest.TestCase):
         self.assertIn("publisher_args", err({"publisher_args": 3}))
 
     def test_argv_appends_the_scenario_args_last(self):
-        peer = sdk_peers.SDKPeer("subscriber", None, "/tmp")
+        peer = peers.SDKPeer("subscriber", None, "/tmp")
         argv = peer.argv("/bin/callscope", "u", 1234, False, [], ["--no-audio-fallback"])
         self.assertEqual(argv[0], "/bin/callscope")                              # no namespace
         self.assertEqual(argv[-3:], ["--subscribe", "all", "--no-audio-fallback"])
@@ -188,10 +188,10 @@ class ScenarioArgsTests(unittest.TestCase):
                      "  --record PATH  write the recording\n")
         args = ["--preferred-resolution", "480x270", "--no-audio-fallback", "--publisher-no-audio-fallback", "7"]
         # Values (480x270, 7) are not options; only the option the help lacks is named.
-        self.assertEqual(sdk_peers.unknown_options(help_text, args), ["--publisher-no-audio-fallback"])
-        self.assertEqual(sdk_peers.unknown_options(help_text, ["--record", "x"]), [])
+        self.assertEqual(peers.unknown_options(help_text, args), ["--publisher-no-audio-fallback"])
+        self.assertEqual(peers.unknown_options(help_text, ["--record", "x"]), [])
         # A prefix of a known option is not that option.
-        self.assertEqual(sdk_peers.unknown_options(help_text, ["--no-audio"]), ["--no-audio"])
+        self.assertEqual(peers.unknown_options(help_text, ["--no-audio"]), ["--no-audio"])
 
 
 if __name__ == "__main__":

@@ -37,7 +37,8 @@ import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Rig"))
-from record import WebDriver, free_tcp_port  # noqa: E402  (the rig's urllib WebDriver client)
+from callscope_rig.procs import Processes, configure_log, free_tcp_port  # noqa: E402  (the rig package, Rig/callscope_rig)
+from callscope_rig.webdriver import HEADLESS_ARGS, start_chromedriver  # noqa: E402
 
 RECORDINGS = os.path.join(ROOT, "Recordings")
 PUBLIC = os.path.normpath(os.path.join(ROOT, "..", "shared", "data", "public-stats"))
@@ -128,27 +129,7 @@ def replay_ndjson(callscope: str, path: str, *extra: str) -> subprocess.Complete
     return subprocess.run([callscope, "replay", path, "--format", "ndjson", *extra], capture_output=True, text=True, timeout=120)
 
 
-# --------------------------------------------------------------------------- processes
-class Processes:
-    def __init__(self, tmp: str):
-        self.tmp, self.procs = tmp, []
-
-    def start(self, name: str, argv: list[str]) -> subprocess.Popen:
-        log = open(os.path.join(self.tmp, name + ".log"), "wb")
-        proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        self.procs.append((name, proc))
-        return proc
-
-    def stop(self) -> None:
-        for _, proc in reversed(self.procs):
-            if proc.poll() is None:
-                proc.terminate()
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    proc.wait(10)
-                if proc.poll() is None:
-                    proc.kill()
-
-
+# --------------------------------------------------------------------------- servers
 def wait_http(url: str, timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -164,14 +145,15 @@ def wait_http(url: str, timeout: float = 30) -> None:
 def test_prometheus(callscope: str, tmp: str, processes: Processes) -> None:
     gateway_port, prometheus_port = free_tcp_port(), free_tcp_port()
     gateway = f"127.0.0.1:{gateway_port}"
-    processes.start("pushgateway", ["prometheus-pushgateway", f"--web.listen-address={gateway}"])
+    processes.spawn("pushgateway", ["prometheus-pushgateway", f"--web.listen-address={gateway}"],
+                    os.path.join(tmp, "pushgateway.log"))
     config = os.path.join(tmp, "prometheus.yml")
     with open(os.path.join(ROOT, "Rig", "prometheus", "prometheus.yml")) as f:
         text = f.read().replace("__PUSHGATEWAY__", gateway)
     with open(config, "w") as f:
         f.write(text)
-    processes.start("prometheus", ["prometheus", f"--config.file={config}", f"--storage.tsdb.path={os.path.join(tmp, 'tsdb')}",
-                                   f"--web.listen-address=127.0.0.1:{prometheus_port}"])
+    processes.spawn("prometheus", ["prometheus", f"--config.file={config}", f"--storage.tsdb.path={os.path.join(tmp, 'tsdb')}",
+                                   f"--web.listen-address=127.0.0.1:{prometheus_port}"], os.path.join(tmp, "prometheus.log"))
     wait_http(f"http://{gateway}/-/ready")
     wait_http(f"http://127.0.0.1:{prometheus_port}/-/ready")
 
@@ -391,14 +373,10 @@ def test_report(callscope: str, tmp: str, processes: Processes) -> None:
     with open(broken, "w", encoding="utf-8") as f:
         f.write(text.replace("  bands();\n", "  bands();\n  undefinedFunctionOfTheControl();\n", 1))
 
-    port = free_tcp_port()
-    processes.start("chromedriver", ["chromedriver", f"--port={port}", "--allowed-ips=127.0.0.1"])
-    driver = WebDriver(f"http://127.0.0.1:{port}")
-    driver.wait_ready(20)
+    _, driver = start_chromedriver(processes, "chromedriver", tmp)
     driver.new_session({"browserName": "chrome", "goog:loggingPrefs": {"browser": "ALL"},
                         "goog:chromeOptions": {"binary": shutil.which("chromium") or "/usr/bin/chromium",
-                                               "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                                                        "--window-size=1280,900", f"--user-data-dir={os.path.join(tmp, 'profile')}"]}})
+                                               "args": HEADLESS_ARGS + [f"--user-data-dir={os.path.join(tmp, 'profile')}"]}})
     try:
         def visit(html):
             driver.navigate("file://" + html)
@@ -512,7 +490,8 @@ def main() -> int:
     callscope = os.path.abspath(args.callscope)
     tmp = args.keep or tempfile.mkdtemp(prefix="callscope-exports-")
     os.makedirs(tmp, exist_ok=True)
-    processes = Processes(tmp)
+    configure_log("test_exports")             # the tag of the package's "started NAME pid N" lines
+    processes = Processes()
     started = time.monotonic()
     try:
         if args.only in (None, "prometheus"):
@@ -524,7 +503,7 @@ def main() -> int:
         if args.only in (None, "analyze"):
             test_analyze(callscope, tmp)
     finally:
-        processes.stop()
+        processes.reap_all()
         if not args.keep:
             shutil.rmtree(tmp, ignore_errors=True)
     print(f"test_exports: {checks} checks, {len(failures)} failed, {time.monotonic() - started:.1f} s")

@@ -5,7 +5,7 @@ peer's network namespace (`ip netns exec`), each with `--record`; it watches the
 for the warm-up, ends them with SIGTERM at the end of the recording (they hang up and write their
 recordings), and `merge()` turns their recordings into the rig's one recording: the SDK's raw
 reports, sender-stats messages, stream bindings and lifecycle events, relabelled with the rig's
-peer and connection labels. Python 3.11 standard library only.
+peer and connection labels.
 """
 from __future__ import annotations
 
@@ -14,6 +14,9 @@ import os
 import signal
 import subprocess
 import time
+
+from . import recording
+from .netlab import nsx
 
 # `callscope call --duration` of a rig peer: far longer than any recording, the rig ends it.
 UNTIL_STOPPED_S = 3600
@@ -40,7 +43,7 @@ def find_callscope(repo_dir: str, given: str | None) -> str:
     it is missing."""
     path = given or os.path.join(repo_dir, ".build", "release", "callscope")
     if not (os.path.isfile(path) and os.access(path, os.X_OK)):
-        how = f"pass an existing one with --callscope PATH" if given else \
+        how = "pass an existing one with --callscope PATH" if given else \
             f"build it once with `swift build -c release --product callscope` in {repo_dir}, or pass --callscope PATH"
         raise SDKPeerError(f"callscope binary not found at {path}: {how}")
     return path
@@ -116,7 +119,7 @@ class SDKPeer:
                 "--format", "ndjson", "--duration", str(UNTIL_STOPPED_S), "--record", self.record_path]
         call += ["--publish", "--subscribe", "none"] + media if publish else ["--subscribe", "all"]
         call += list(extra)
-        return (["ip", "netns", "exec", self.netns] if self.netns else []) + call
+        return nsx(self.netns) + call
 
     def new_lines(self) -> list[dict]:
         """The JSON lines the process printed since the last call (other lines skipped)."""
@@ -209,11 +212,10 @@ def wait_published(peer: SDKPeer, timeout: float) -> None:
 
 def _read(path: str) -> tuple[dict, list[dict]]:
     try:
-        with open(path, encoding="utf-8") as f:
-            lines = [json.loads(line) for line in f if line.strip()]
+        lines = recording.read(path)
     except (OSError, ValueError) as e:
         raise SDKPeerError(f"cannot read the SDK recording {path}: {e}") from None
-    if not lines or lines[0].get("format") != "webrtc-stats-recording":
+    if not lines or lines[0].get("format") != recording.FORMAT:
         raise SDKPeerError(f"{path} is not a webrtc-stats-recording")
     return lines[0], lines[1:]
 
