@@ -1,7 +1,7 @@
 /// Writes a `webrtc-stats-recording` (version 1, the format ``RecordingReader`` reads) one line
 /// at a time to an output the caller supplies: a file, a buffer, an upload. It does no I/O of
-/// its own and keeps no state, so one writer may be used from any task; lines from concurrent
-/// writes come out whole, in the order the output receives them.
+/// its own and keeps no state: each line is one call of the output, so lines written from
+/// several tasks come out whole as long as the output takes one call at a time.
 ///
 /// The header must be the output's first line: write it first, or (as `callscope call --record`
 /// does, to list what it saw during the call) keep the other lines and put it before them at the

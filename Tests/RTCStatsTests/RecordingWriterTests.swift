@@ -11,14 +11,14 @@ import Testing
         // @unchecked: `bytes` is only touched under `lock`.
         private let lock = NSLock()
         private var bytes: [UInt8] = []
-        private(set) var calls = 0
+        private var outputCalls = 0
 
         var writer: RecordingWriter {
             RecordingWriter { line in
                 self.lock.lock()
                 defer { self.lock.unlock() }
                 self.bytes += line
-                self.calls += 1
+                self.outputCalls += 1
             }
         }
 
@@ -26,6 +26,12 @@ import Testing
             lock.lock()
             defer { lock.unlock() }
             return String(decoding: bytes, as: UTF8.self)
+        }
+
+        var calls: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return outputCalls
         }
 
         var data: [UInt8] {

@@ -26,7 +26,7 @@ extension CallSession {
 
     /// Records the call from now on: every input the session feeds its stats monitors becomes a
     /// line of `writer`, so `callscope replay` (or `ReplayDriver`) on the recording gives the
-    /// callbacks the call gave. Write the header first (``RTCStats/RecordingWriter/writeHeader(_:)``).
+    /// callbacks the call gave. Write the header first (`RecordingWriter.writeHeader(_:)`).
     ///
     /// Lines: a sample line per report, `peer` being `peer` for the subscribers' connections and
     /// `<peer>.publisher` for the publishing one (separate endpoints, as the session keeps
