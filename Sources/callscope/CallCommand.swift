@@ -138,7 +138,7 @@ struct CallCommand: Command {
         let engine = try await ChromiumMediaEngine.launch(chromium)
         let session = CallSession(signaling: JanusSignaling(url: janus, room: room), engine: engine,
                                   clock: ContinuousClock(), wallClock: Date.init, discoverability: discoverability)
-        if let recorder { await session.setStatsRecorder { recorder.record($0) } }
+        if let recorder { await session.record(to: recorder.writer, peer: display) }
         var followers: [Task<Void, Never>] = []
         let sessionEvents = session.events
         let subscribeMode = subscribe
@@ -166,7 +166,7 @@ struct CallCommand: Command {
                                                                               audioFallbackEnabled: publisherAudioFallback))
                 out.follow(publisher)
                 try await session.publish(publisher)
-                if let stream = publisher.stream { recorder?.noteStream(stream, own: true); out.line(callback: "publisher.streamCreated", peer: "publisher", stream: stream.streamId, data: CallEventPrinter.json(stream)) }
+                if let stream = publisher.stream { recorder?.noteStream(stream, own: true); out.line(callback: TimelineEventName.publisherStreamCreated, peer: "publisher", stream: stream.streamId, data: CallEventPrinter.json(stream)) }
             }
             _ = await end.wait(seconds: duration)
         } catch {

@@ -10,15 +10,15 @@ extension CallEventPrinter {
         let stream = subscriber.stream.streamId
         switch event {
         case .videoDisableWarning:
-            line(callback: "subscriber.videoDisableWarning", peer: "subscriber", stream: stream, data: .object([]))
+            line(callback: TimelineEventName.subscriberVideoDisableWarning, peer: "subscriber", stream: stream, data: .object([]))
         case .videoDisableWarningLifted:
-            line(callback: "subscriber.videoDisableWarningLifted", peer: "subscriber", stream: stream, data: .object([]))
+            line(callback: TimelineEventName.subscriberVideoDisableWarningLifted, peer: "subscriber", stream: stream, data: .object([]))
         case .videoDisabled(let reason):
-            line(callback: "subscriber.videoDisabled", peer: "subscriber", stream: stream, data: .object([StatsField("reason", .string(reason.rawValue))]))
+            line(callback: TimelineEventName.subscriberVideoDisabled, peer: "subscriber", stream: stream, data: .object([StatsField("reason", .string(reason.rawValue))]))
         case .videoEnabled(let reason):
-            line(callback: "subscriber.videoEnabled", peer: "subscriber", stream: stream, data: .object([StatsField("reason", .string(reason.rawValue))]))
+            line(callback: TimelineEventName.subscriberVideoEnabled, peer: "subscriber", stream: stream, data: .object([StatsField("reason", .string(reason.rawValue))]))
         case .layerChanged(let substream, let temporal):
-            line(callback: "subscriber.layerChanged", peer: "subscriber", stream: stream, data: .object([
+            line(callback: TimelineEventName.subscriberLayerChanged, peer: "subscriber", stream: stream, data: .object([
                 StatsField("substream", .number(Double(substream))), StatsField("temporal", .number(Double(temporal))),
                 StatsField("limit", .string(subscriber.receiveLimit.rawValue)),
             ]))

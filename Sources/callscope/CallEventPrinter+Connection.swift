@@ -9,14 +9,14 @@ extension CallEventPrinter {
     func connectionLine(_ event: CallSessionEvent) {
         switch event {
         case .connectionStateChanged(let state):
-            line(callback: "session.connectionStateChanged", peer: "session", stream: "",
+            line(callback: TimelineEventName.sessionConnectionStateChanged, peer: "session", stream: "",
                  data: .object([StatsField("connectionState", .string(state.rawValue))]))
         case .participantDidConnect(let participant):
-            line(callback: "participant.didConnect", peer: "session", stream: "", data: Self.json(participant))
+            line(callback: TimelineEventName.participantDidConnect, peer: "session", stream: "", data: Self.json(participant))
         case .participantDidDisconnect(let participant):
-            line(callback: "participant.didDisconnect", peer: "session", stream: "", data: Self.json(participant))
+            line(callback: TimelineEventName.participantDidDisconnect, peer: "session", stream: "", data: Self.json(participant))
         case .participantPathsChanged(let participant):
-            line(callback: "participant.pathsChanged", peer: "session", stream: "", data: Self.json(participant))
+            line(callback: TimelineEventName.participantPathsChanged, peer: "session", stream: "", data: Self.json(participant))
         default:
             break
         }

@@ -22,23 +22,23 @@ final class CallEventPrinter: Sendable {
     func session(_ event: CallSessionEvent) {
         switch event {
         case .didConnect(let connection):
-            line(callback: "session.didConnect", peer: "session", stream: "", data: .object([StatsField("connectionId", .string(connection.connectionId))]))
+            line(callback: TimelineEventName.sessionDidConnect, peer: "session", stream: "", data: .object([StatsField("connectionId", .string(connection.connectionId))]))
         case .streamCreated(let stream):
             recorder?.noteStream(stream, own: false)
-            line(callback: "session.streamCreated", peer: "session", stream: stream.streamId, data: Self.json(stream))
+            line(callback: TimelineEventName.sessionStreamCreated, peer: "session", stream: stream.streamId, data: Self.json(stream))
         case .streamDestroyed(let stream, let reason):
-            line(callback: "session.streamDestroyed", peer: "session", stream: stream.streamId,
+            line(callback: TimelineEventName.sessionStreamDestroyed, peer: "session", stream: stream.streamId,
                  data: .object([StatsField("reason", .string(reason.rawValue))]))
         case .connectionCreated(let connection):
-            line(callback: "session.connectionCreated", peer: "session", stream: "", data: Self.json(connection))
+            line(callback: TimelineEventName.sessionConnectionCreated, peer: "session", stream: "", data: Self.json(connection))
         case .connectionDestroyed(let connection):
-            line(callback: "session.connectionDestroyed", peer: "session", stream: "", data: Self.json(connection))
+            line(callback: TimelineEventName.sessionConnectionDestroyed, peer: "session", stream: "", data: Self.json(connection))
         case .didDisconnect:
-            line(callback: "session.didDisconnect", peer: "session", stream: "", data: .object([]))
+            line(callback: TimelineEventName.sessionDidDisconnect, peer: "session", stream: "", data: .object([]))
         case .didFail(let error):
-            line(callback: "session.didFail", peer: "session", stream: "", data: .object([StatsField("error", .string(error.description))]))
+            line(callback: TimelineEventName.sessionDidFail, peer: "session", stream: "", data: .object([StatsField("error", .string(error.description))]))
         case .streamVideoDimensionsChanged(let stream):
-            line(callback: "session.streamVideoDimensionsChanged", peer: "session", stream: stream.streamId,
+            line(callback: TimelineEventName.sessionStreamVideoDimensionsChanged, peer: "session", stream: stream.streamId,
                  data: .object([StatsField("width", stream.videoDimensions.map { .number(Double($0.width)) } ?? .null),
                                 StatsField("height", stream.videoDimensions.map { .number(Double($0.height)) } ?? .null)]))
         case .participantDidConnect, .participantDidDisconnect, .participantPathsChanged,
@@ -54,11 +54,11 @@ final class CallEventPrinter: Sendable {
         add(Task {
             for await event in lifecycle {
                 switch event {
-                case .didConnect: self.line(callback: "subscriber.didConnect", peer: "subscriber", stream: streamID, data: .object([]))
-                case .didDisconnect: self.line(callback: "subscriber.didDisconnect", peer: "subscriber", stream: streamID, data: .object([]))
-                case .didReconnect: self.line(callback: "subscriber.didReconnect", peer: "subscriber", stream: streamID, data: .object([]))
+                case .didConnect: self.line(callback: TimelineEventName.subscriberDidConnect, peer: "subscriber", stream: streamID, data: .object([]))
+                case .didDisconnect: self.line(callback: TimelineEventName.subscriberDidDisconnect, peer: "subscriber", stream: streamID, data: .object([]))
+                case .didReconnect: self.line(callback: TimelineEventName.subscriberDidReconnect, peer: "subscriber", stream: streamID, data: .object([]))
                 case .didFail(let error):
-                    self.line(callback: "subscriber.didFail", peer: "subscriber", stream: streamID, data: .object([StatsField("error", .string(error.description))]))
+                    self.line(callback: TimelineEventName.subscriberDidFail, peer: "subscriber", stream: streamID, data: .object([StatsField("error", .string(error.description))]))
                 case .videoDisableWarning, .videoDisableWarningLifted, .videoDisabled, .videoEnabled, .layerChanged:
                     self.adaptationLine(event, subscriber: subscriber)
                 }
@@ -73,14 +73,14 @@ final class CallEventPrinter: Sendable {
         add(Task {
             for await event in lifecycle {
                 switch event {
-                case .didConnect(let stream): self.line(callback: "publisher.didConnect", peer: "publisher", stream: stream.streamId, data: .object([]))
-                case .didDisconnect(let stream): self.line(callback: "publisher.didDisconnect", peer: "publisher", stream: stream.streamId, data: .object([]))
-                case .didReconnect(let stream): self.line(callback: "publisher.didReconnect", peer: "publisher", stream: stream.streamId, data: .object([]))
+                case .didConnect(let stream): self.line(callback: TimelineEventName.publisherDidConnect, peer: "publisher", stream: stream.streamId, data: .object([]))
+                case .didDisconnect(let stream): self.line(callback: TimelineEventName.publisherDidDisconnect, peer: "publisher", stream: stream.streamId, data: .object([]))
+                case .didReconnect(let stream): self.line(callback: TimelineEventName.publisherDidReconnect, peer: "publisher", stream: stream.streamId, data: .object([]))
                 case .streamDestroyed(let stream, let reason):
-                    self.line(callback: "publisher.streamDestroyed", peer: "publisher", stream: stream.streamId,
+                    self.line(callback: TimelineEventName.publisherStreamDestroyed, peer: "publisher", stream: stream.streamId,
                               data: .object([StatsField("reason", .string(reason.rawValue))]))
                 case .didFail(let error):
-                    self.line(callback: "publisher.didFail", peer: "publisher", stream: "", data: .object([StatsField("error", .string(error.description))]))
+                    self.line(callback: TimelineEventName.publisherDidFail, peer: "publisher", stream: "", data: .object([StatsField("error", .string(error.description))]))
                 }
             }
         })

@@ -1,10 +1,9 @@
-@testable import callscope
 import RTCStats
 import Testing
 
-/// The one writer of `callscope call`'s lines and its recording's: members in the order added,
-/// `t` first, strings escaped (expected lines written by hand from docs/spec/recording-format.md and the
-/// examples in README.md and docs/live-calls.md).
+/// The one builder of `callscope call`'s lines and of a recording's (``RecordingWriter``):
+/// members in the order added, `t` first, strings escaped (expected lines written by hand from
+/// docs/spec/recording-format.md and the examples in README.md and docs/live-calls.md).
 @Suite struct NDJSONLineTests {
     @Test func aLifecycleLineHasTheReplayShape() {
         var line = NDJSONLine(t: 1_796_119_516_227)

@@ -1,4 +1,5 @@
-/// The names of the timeline events a replay acts on (see docs/spec/recording-format.md).
+/// The event names of a `webrtc-stats-recording`: the one list, read by the replay
+/// (`CallScopeReplay`) and written by ``RecordingWriter`` (see ``RecordingReader``, and docs/spec/recording-format.md for the format).
 public enum TimelineEventName {
     /// A sender-stats message the endpoint received; `data` is the message.
     public static let senderStats = "sender-stats"
@@ -6,7 +7,7 @@ public enum TimelineEventName {
     /// stream list): `data.streams[]` with `mid`, `type` and `publisher`.
     public static let subscriberStreams = "subscriber-streams"
     /// The SDK's layer policy asked the router for another layer: `data.substream`,
-    /// `data.temporal`, and `data.limit` (a ``Observability/SubscriberReceiveLimit`` raw value:
+    /// `data.temporal`, and `data.limit` (an `Observability.SubscriberReceiveLimit` raw value:
     /// why the stream receives less than its preferences ask for).
     public static let subscriberLayerChanged = "subscriber.layerChanged"
     /// The SDK switched the stream's video off: `data.reason` (`qualityChanged`,
