@@ -1,4 +1,5 @@
 import Calls
+import CallScopeCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 import Calls
+import CallScopeCore
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

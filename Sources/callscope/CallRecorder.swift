@@ -1,5 +1,6 @@
 import CallScopeReplay
 import Calls
+import CallScopeCore
 import Foundation
 import RTCStats
 

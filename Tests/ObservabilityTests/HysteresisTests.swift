@@ -1,3 +1,4 @@
+import CallScopeCore
 @testable import Observability
 import Testing
 

@@ -1,3 +1,4 @@
+import CallScopeCore
 import Observability
 
 /// What happens to a subscriber, in order (seed 004's `OTSubscriberKitDelegate`).

@@ -1,3 +1,5 @@
+import CallScopeCore
+
 /// A participant's connection quality from round-trip time, jitter and loss (spec §8): the
 /// E-model's R factor and MOS, mapped to levels, with the condition scorer's anti-flapping
 /// (``Hysteresis``: a worse level after 2 samples, a better one after 5). Reports only level
@@ -45,5 +47,5 @@ struct ConnectionQualityScorer: Sendable {
 }
 
 extension ConnectionQuality: HysteresisLevel {
-    func isWorse(than adopted: ConnectionQuality) -> Bool { self < adopted }
+    package func isWorse(than adopted: ConnectionQuality) -> Bool { self < adopted }
 }
