@@ -43,7 +43,7 @@ let package = Package(
         // and the platform part (POSIX sockets, the clock) that runs the probes.
         .target(name: "Connectivity", dependencies: ["CallScopeCore"]),
         .target(name: "ConnectivityProbe", dependencies: ["Connectivity"]),
-        .target(name: "CallScopeExport", dependencies: ["Observability"]),
+        .target(name: "CallScopeExport", dependencies: ["CallScopeCore", "Observability"]),
         .executableTarget(name: "callscope", dependencies: ["CallScopeCore", "RTCStats", "Observability", "CallScopeReplay", "CallScopeExport", "VideoFrames", "VideoFramesReference", "Connectivity", "ConnectivityProbe", "Calls", "CallsJanus", "CallsChromium"]),
         // libFuzzer targets for every reader (Scripts/fuzz.sh builds it with -sanitize=fuzzer,address).
         .executableTarget(name: "CallScopeFuzz", dependencies: ["RTCStats", "Observability", "VideoFrames"]),

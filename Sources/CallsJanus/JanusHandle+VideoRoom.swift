@@ -40,7 +40,7 @@ extension JanusHandle {
     }
 
     /// Joins `room` as a subscriber of `subscriptions`; returns the streams and Janus' offer.
-    public func joinAsSubscriber(room: UInt64, subscriptions: [VideoRoomSubscription], privateID: UInt64? = nil) async throws(JanusError) -> (streams: [VideoRoomSubscribedStream], offer: SessionDescription) {
+    public func joinAsSubscriber(room: UInt64, subscriptions: [VideoRoomSubscription], privateID: UInt64? = nil) async throws(JanusError) -> VideoRoomSubscriberJoin {
         var body: StatsValue = .object(["request": .string("join"), "ptype": .string("subscriber"), "room": .integer(room),
                                         "streams": .array(subscriptions.map(\.json))])
         if let privateID { body = body.setting("private_id", .integer(privateID)) }
@@ -48,7 +48,7 @@ extension JanusHandle {
         guard reply.data["videoroom"]?.string == "attached", let offer = reply.jsep, offer.kind == .offer else {
             throw JanusError(.malformedReply, "subscriber join: expected attached with an offer, got \(JSONWriter.string(reply.data).prefix(200))")
         }
-        return ((reply.data["streams"]?.array ?? []).map(VideoRoomSubscribedStream.init), offer)
+        return VideoRoomSubscriberJoin(streams: (reply.data["streams"]?.array ?? []).map(VideoRoomSubscribedStream.init), offer: offer)
     }
 
     /// Starts (or, after a renegotiation, continues) a subscription with our answer.
@@ -77,11 +77,11 @@ extension JanusHandle {
     }
 
     /// The participants of `room` (id, display, whether publishing).
-    public func listParticipants(room: UInt64) async throws(JanusError) -> [(id: UInt64, display: String?, publishing: Bool)] {
+    public func listParticipants(room: UInt64) async throws(JanusError) -> [VideoRoomParticipant] {
         let reply = try await message(.object(["request": .string("listparticipants"), "room": .integer(room)]))
         return (reply.data["participants"]?.array ?? []).compactMap { participant in
             guard let id = participant["id"]?.unsignedInteger else { return nil }
-            return (id, participant["display"]?.string, participant["publisher"]?.bool ?? false)
+            return VideoRoomParticipant(id: id, display: participant["display"]?.string, publishing: participant["publisher"]?.bool ?? false)
         }
     }
 

@@ -119,9 +119,9 @@ public actor JanusSignaling: Signaling {
             let id = RouterHandleID("\(handle.id)")
             subscriptions[id] = handle
             forward(handle, participant: false)
-            let (_, offer) = try await handle.joinAsSubscriber(room: room, subscriptions: [VideoRoomSubscription(feed: feedNumber)],
-                                                               privateID: privateID)
-            return SubscriptionOffer(handle: id, offer: offer)
+            let joined = try await handle.joinAsSubscriber(room: room, subscriptions: [VideoRoomSubscription(feed: feedNumber)],
+                                                           privateID: privateID)
+            return SubscriptionOffer(handle: id, offer: joined.offer)
         } catch {
             if let attached {
                 subscriptions[RouterHandleID("\(attached.id)")] = nil

@@ -53,6 +53,24 @@ public struct VideoRoomJoined: Sendable, Hashable {
     public var publishers: [VideoRoomFeed]
 }
 
+/// The answer to a subscriber-type `join` (`attached`): the streams and Janus' offer.
+public struct VideoRoomSubscriberJoin: Sendable, Hashable {
+    /// The media sections of the subscriber handle.
+    public var streams: [VideoRoomSubscribedStream]
+    /// Janus' offer, to answer with ``JanusHandle/start(answer:)``.
+    public var offer: SessionDescription
+}
+
+/// One participant of a room, as `listparticipants` reports it.
+public struct VideoRoomParticipant: Sendable, Hashable {
+    /// The participant id (the feed id when it publishes).
+    public var id: UInt64
+    /// Its display name, when it gave one.
+    public var display: String?
+    /// Whether it publishes now.
+    public var publishing: Bool
+}
+
 /// One media section of a subscriber handle (`streams` of `attached` / `updated`).
 public struct VideoRoomSubscribedStream: Sendable, Hashable {
     /// Our mid for it.

@@ -10,14 +10,14 @@ import Darwin
 /// distinct key is decoded once per parse and shared; integers and short decimals take an
 /// exact fast path. It is several times faster than `JSONSerialization` on Linux (see
 /// `callscope bench`).
-public enum JSONParser {
+package enum JSONParser {
     /// Parses one complete JSON document.
-    public static func parse(_ bytes: [UInt8]) throws(StatsParseError) -> StatsValue {
+    package static func parse(_ bytes: [UInt8]) throws(StatsParseError) -> StatsValue {
         try parse(bytes[...])
     }
 
     /// Parses one complete JSON document held in part of a byte array.
-    public static func parse(_ bytes: ArraySlice<UInt8>) throws(StatsParseError) -> StatsValue {
+    package static func parse(_ bytes: ArraySlice<UInt8>) throws(StatsParseError) -> StatsValue {
         var result: Result<StatsValue, StatsParseError> = .failure(StatsParseError(.truncated, "empty input"))
         bytes.withUnsafeBufferPointer { buffer in
             do throws(StatsParseError) {
@@ -30,7 +30,7 @@ public enum JSONParser {
     }
 
     /// Parses one complete JSON document held in a string.
-    public static func parse(_ text: String) throws(StatsParseError) -> StatsValue {
+    package static func parse(_ text: String) throws(StatsParseError) -> StatsValue {
         var copy = text
         let result = copy.withUTF8 { buffer -> Result<StatsValue, StatsParseError> in
             do throws(StatsParseError) { return .success(try parse(buffer)) } catch { return .failure(error) }
@@ -57,7 +57,7 @@ public enum JSONParser {
         return try result.get()
     }
 
-    public static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(StatsParseError) -> StatsValue {
+    package static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(StatsParseError) -> StatsValue {
         var cursor = Cursor(buffer)
         return try cursor.parseDocument()
     }

@@ -49,7 +49,7 @@ extension StatsReport {
     /// `values` are dictionaries: they have no order of their own). An `NSNumber` that the bridge
     /// made from a `BOOL` becomes ``StatsValue/bool(_:)``; every other number, including 0 and 1
     /// counters, ``StatsValue/number(_:)``. A later entry with an id already seen replaces it.
-    public init(appleStatistics entries: [(id: String, type: String, timestampMicroseconds: Double, values: [String: Any])]) {
+    package init(appleStatistics entries: [(id: String, type: String, timestampMicroseconds: Double, values: [String: Any])]) {
         var byID: [String: StatsEntry] = [:]
         byID.reserveCapacity(entries.count)
         for entry in entries {

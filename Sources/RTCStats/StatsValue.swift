@@ -1,7 +1,9 @@
-/// A raw value of a stats field, exactly as the source carried it.
+/// A JSON value, members in the order the source wrote them: the package's one JSON type (stats
+/// fields, recordings, Janus' messages, WebDriver's replies).
 ///
-/// Every field the model does not know is kept as one of these, so nothing a browser
-/// reports is ever dropped (the raw report pass-through and `callscope` show them all).
+/// Every stats field the model does not know is kept as one of these, exactly as the source
+/// carried it, so nothing a browser reports is ever dropped (the raw report pass-through and
+/// `callscope` show them all).
 public enum StatsValue: Sendable, Hashable {
     case null
     case bool(Bool)

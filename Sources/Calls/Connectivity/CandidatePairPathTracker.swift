@@ -18,24 +18,24 @@ import RTCStats
 /// 1.73 s before).
 ///
 /// The first report of a pair has no previous counters, so it counts on its timestamps alone.
-public struct CandidatePairPathTracker: Sendable {
+package struct CandidatePairPathTracker: Sendable {
     /// How recent a pair's last packet must be (against the report's time) to count as alive.
-    public let liveness: Double
+    package let liveness: Double
     /// How recent the last packet received on a pair with a ping in flight must be, ms.
-    public let pingLiveness: Double = 1000
+    package let pingLiveness: Double = 1000
     /// The paths after the last report.
-    public private(set) var paths: ConnectionPaths = []
+    package private(set) var paths: ConnectionPaths = []
     /// Reports without a time stamp: their pairs count on rising responses only.
-    public private(set) var reportsWithoutTime = 0
+    package private(set) var reportsWithoutTime = 0
     private var responsesByPair: [String: Double] = [:]
 
     /// Creates a tracker; `livenessMilliseconds` is how recent a last packet keeps a pair alive.
-    public init(livenessMilliseconds: Double = 3000) {
+    package init(livenessMilliseconds: Double = 3000) {
         liveness = livenessMilliseconds
     }
 
     /// Reads one report; returns the new paths when they differ from the previous ones, else `nil`.
-    public mutating func receive(_ report: StatsReport) -> ConnectionPaths? {
+    package mutating func receive(_ report: StatsReport) -> ConnectionPaths? {
         let now = report.timestamp
         if now == nil { reportsWithoutTime += 1 }
         var found: ConnectionPaths = []
@@ -62,7 +62,7 @@ public struct CandidatePairPathTracker: Sendable {
     }
 
     /// Forgets the previous counters and paths (a new peer connection).
-    public mutating func reset() {
+    package mutating func reset() {
         responsesByPair = [:]
         paths = []
     }

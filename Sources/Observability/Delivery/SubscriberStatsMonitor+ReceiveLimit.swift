@@ -2,7 +2,7 @@ extension SubscriberStatsMonitor {
     /// Tells the monitor what limits this stream's video now (the SDK's layer policy calls it
     /// whenever that changes): it decides the degradation source and the condition from the
     /// next report on (see ``CallStatsEngine/setReceiveLimit(_:endpoint:stream:)``).
-    public func setReceiveLimit(_ limit: SubscriberReceiveLimit) {
+    package func setReceiveLimit(_ limit: SubscriberReceiveLimit) {
         core.withEngine { $0.setReceiveLimit(limit, endpoint: Self.endpoint, stream: binding.stream) }
     }
 
@@ -14,7 +14,7 @@ extension SubscriberStatsMonitor {
     /// This stream's downlink as its counters alone score it, without the receive limit: what
     /// a layer policy decides on (under `.downlink` the reported condition stays at `warning`,
     /// which must not keep the policy from stepping up). `nil` before the first report.
-    public var measuredDownlink: TransportStats? {
+    package var measuredDownlink: TransportStats? {
         core.withEngine { $0.measuredDownlink(endpoint: Self.endpoint, stream: binding.stream) }
     }
 }
