@@ -148,22 +148,30 @@ extension SubscriberMediaLinkStats {
 extension StatsCallback {
     /// One line of `callscope replay --format ndjson`.
     public var ndjsonLine: String {
+        Self.ndjsonLine(time: time, endpoint: endpoint, peerConnection: peerConnection.rawValue, stream: stream?.rawValue ?? "",
+                        publisher: publisher, callback: event.callbackName, data: event.jsonValue)
+    }
+
+    /// `{"t":ms,"peer":..,"pc":..,"stream":..[,"publisher":..],"callback":<name>,"data":{..}}`:
+    /// the shape of every callback line (the publisher only when named).
+    package static func ndjsonLine(time: Double, endpoint: EndpointID, peerConnection: String, stream: String, publisher: PublisherID?,
+                                   callback: String, data: StatsValue) -> String {
         var line = "{\"t\":"
         JSONWriter.writeNumber(time, to: &line)
         line += ",\"peer\":"
         JSONWriter.writeString(endpoint.rawValue, to: &line)
         line += ",\"pc\":"
-        JSONWriter.writeString(peerConnection.rawValue, to: &line)
+        JSONWriter.writeString(peerConnection, to: &line)
         line += ",\"stream\":"
-        JSONWriter.writeString(stream?.rawValue ?? "", to: &line)
+        JSONWriter.writeString(stream, to: &line)
         if let publisher, publisher != .unnamed {
             line += ",\"publisher\":"
             JSONWriter.writeString(publisher.rawValue, to: &line)
         }
         line += ",\"callback\":"
-        JSONWriter.writeString(event.callbackName, to: &line)
+        JSONWriter.writeString(callback, to: &line)
         line += ",\"data\":"
-        JSONWriter.write(event.jsonValue, to: &line)
+        JSONWriter.write(data, to: &line)
         line += "}"
         return line
     }
