@@ -18,7 +18,7 @@ public struct SubscriberPolicyEvent: Sendable, Hashable {
     /// The event name (one of ``TimelineEventName/subscriberPolicyEvents``).
     public var name: String
     /// The event's payload as recorded.
-    public var data: StatsValue
+    public var data: JSONValue
     /// The stream's receive limit after the event.
     public var limit: SubscriberReceiveLimit
     /// The line could not be applied (e.g. an unknown `limit`): printed, the limit unchanged.
@@ -26,7 +26,7 @@ public struct SubscriberPolicyEvent: Sendable, Hashable {
 
     /// Creates an event.
     public init(time: Double, endpoint: EndpointID, peerConnection: PeerConnectionID?, stream: StreamID, publisher: PublisherID?,
-                name: String, data: StatsValue, limit: SubscriberReceiveLimit, unreadable: Bool = false) {
+                name: String, data: JSONValue, limit: SubscriberReceiveLimit, unreadable: Bool = false) {
         self.time = time
         self.endpoint = endpoint
         self.peerConnection = peerConnection

@@ -16,7 +16,7 @@ public struct VideoRoomPublishedStream: Sendable, Hashable {
     /// Whether the publisher disabled it.
     public var disabled: Bool
 
-    init(_ value: StatsValue) {
+    init(_ value: JSONValue) {
         type = value["type"]?.string ?? ""
         mid = value["mid"]?.string ?? ""
         codec = value["codec"]?.string
@@ -35,7 +35,7 @@ public struct VideoRoomFeed: Sendable, Hashable {
     /// What it publishes.
     public var streams: [VideoRoomPublishedStream]
 
-    init?(_ value: StatsValue) {
+    init?(_ value: JSONValue) {
         guard let id = value["id"]?.unsignedInteger else { return nil }
         self.id = id
         display = value["display"]?.string
@@ -82,7 +82,7 @@ public struct VideoRoomSubscribedStream: Sendable, Hashable {
     /// The feed's own mid for it.
     public var feedMid: String?
 
-    init(_ value: StatsValue) {
+    init(_ value: JSONValue) {
         mid = value["mid"]?.string ?? ""
         type = value["type"]?.string ?? ""
         feedID = value["feed_id"]?.unsignedInteger
@@ -103,7 +103,7 @@ public struct VideoRoomSubscription: Sendable, Hashable {
         self.mid = mid
     }
 
-    var json: StatsValue {
+    var json: JSONValue {
         var fields = [StatsField("feed", .integer(feed))]
         if let mid { fields.append(StatsField("mid", .string(mid))) }
         return .object(fields)
@@ -112,7 +112,7 @@ public struct VideoRoomSubscription: Sendable, Hashable {
 
 extension RouterStreamConfiguration {
     /// One entry of a subscriber `configure`'s `streams`.
-    var json: StatsValue {
+    var json: JSONValue {
         var fields = [StatsField("mid", .string(mid))]
         if let send { fields.append(StatsField("send", .bool(send))) }
         if let substream { fields.append(StatsField("substream", .integer(substream))) }

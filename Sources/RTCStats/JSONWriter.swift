@@ -1,8 +1,8 @@
-/// Minimal JSON text output for ``StatsValue``s: the pass-through report and `callscope`'s
+/// Minimal JSON text output for ``JSONValue``s: the pass-through report and `callscope`'s
 /// machine output. Integers print without a fraction; non-finite numbers print as `null`.
 package enum JSONWriter {
     /// Appends `value` as JSON.
-    package static func write(_ value: StatsValue, to output: inout String) {
+    package static func write(_ value: JSONValue, to output: inout String) {
         switch value {
         case .null: output += "null"
         case .bool(let flag): output += flag ? "true" : "false"
@@ -28,7 +28,7 @@ package enum JSONWriter {
     }
 
     /// The JSON text of `value`.
-    package static func string(_ value: StatsValue) -> String {
+    package static func string(_ value: JSONValue) -> String {
         var output = ""
         write(value, to: &output)
         return output

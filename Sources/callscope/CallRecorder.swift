@@ -19,7 +19,7 @@ final class CallRecorder: Sendable {
 
     private struct State {
         var lines: [String] = []
-        var publishers: [String: StatsValue] = [:]
+        var publishers: [String: JSONValue] = [:]
         var publisherOrder: [String] = []
         var boundConnections: Set<String> = []
     }
@@ -55,7 +55,7 @@ final class CallRecorder: Sendable {
     }
 
     /// A lifecycle event (`session.streamCreated`, `subscriber.didDisconnect`, ...).
-    func lifecycle(_ name: String, stream: String, data: StatsValue) {
+    func lifecycle(_ name: String, stream: String, data: JSONValue) {
         var fields = data.object ?? []
         if !stream.isEmpty { fields.append(StatsField("stream", .string(stream))) }
         event(time: Self.now(), peer: display, pc: nil, name: name, data: .object(fields))
@@ -68,7 +68,7 @@ final class CallRecorder: Sendable {
             if state.publishers[id] == nil { state.publisherOrder.append(id) }
             state.publishers[id] = .object([
                 StatsField("publisher", .string(id)), StatsField("stream", .string(stream.streamId)),
-                StatsField("name", stream.name.map(StatsValue.string) ?? .null), StatsField("own", .bool(own)),
+                StatsField("name", stream.name.map(JSONValue.string) ?? .null), StatsField("own", .bool(own)),
             ])
         }
     }
@@ -76,7 +76,7 @@ final class CallRecorder: Sendable {
     /// Writes the file: the header, then every line in the order it was recorded.
     func finish(browser: String?, sfu: String?, intervalMilliseconds: Double) throws {
         let (lines, publishers) = state.withLock { state in (state.lines, state.publisherOrder.compactMap { state.publishers[$0] }) }
-        let header: StatsValue = .object([
+        let header: JSONValue = .object([
             StatsField("format", .string(RecordingReader.formatName)), StatsField("version", .number(1)),
             StatsField("scenario", .string("callscope-call")),
             StatsField("browser", .string(browser ?? "unknown")), StatsField("sfu", .string(sfu ?? "janus")),
@@ -93,7 +93,7 @@ final class CallRecorder: Sendable {
         let first = state.withLock { $0.boundConnections.insert(pc).inserted }
         guard first else { return }
         // One handle per subscriber: the connection carries this stream only (no `mid`).
-        let entry: StatsValue = .object([StatsField("publisher", .string(stream.connection.connectionId)), StatsField("stream", .string(stream.streamId))])
+        let entry: JSONValue = .object([StatsField("publisher", .string(stream.connection.connectionId)), StatsField("stream", .string(stream.streamId))])
         event(time: time, peer: display, pc: pc, name: "subscriber-streams", data: .object([StatsField("streams", .array([entry]))]))
     }
 
@@ -105,7 +105,7 @@ final class CallRecorder: Sendable {
         state.withLock { $0.lines.append(line.line) }
     }
 
-    private func event(time: Double, peer: String, pc: String?, name: String, data: StatsValue) {
+    private func event(time: Double, peer: String, pc: String?, name: String, data: JSONValue) {
         var line = NDJSONLine(t: time)
         line.string("peer", peer)
         if let pc { line.string("pc", pc) }

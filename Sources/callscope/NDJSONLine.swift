@@ -20,7 +20,7 @@ struct NDJSONLine {
     }
 
     /// Adds `"key": value`.
-    mutating func value(_ name: String, _ value: StatsValue) {
+    mutating func value(_ name: String, _ value: JSONValue) {
         key(name)
         JSONWriter.write(value, to: &text)
     }
