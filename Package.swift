@@ -5,6 +5,7 @@ let package = Package(
     name: "CallScope",
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
+        .library(name: "CallScopeCore", targets: ["CallScopeCore"]),
         .library(name: "RTCStats", targets: ["RTCStats"]),
         .library(name: "Observability", targets: ["Observability"]),
         .library(name: "VideoFrames", targets: ["VideoFrames"]),
@@ -20,27 +21,30 @@ let package = Package(
         .executable(name: "callscope", targets: ["callscope"]),
     ],
     targets: [
-        .target(name: "RTCStats"),
-        .target(name: "Observability", dependencies: ["RTCStats"]),
+        // Floor zero, under every other module: typed ids, the lock, the event fan-out, coded
+        // errors, hysteresis. A product because public API elsewhere names its types.
+        .target(name: "CallScopeCore"),
+        .target(name: "RTCStats", dependencies: ["CallScopeCore"]),
+        .target(name: "Observability", dependencies: ["CallScopeCore", "RTCStats"]),
         // AVX2 kernels Swift cannot compile for one function (docs/speed.md): C, each function with
         // `__attribute__((target("avx2")))`, chosen at run time; no unsafe flags.
         .target(name: "CVideoFramesAVX2"),
         .target(name: "VideoFrames", dependencies: ["CVideoFramesAVX2"]),
         // libyuv loaded at run time, for the tests and `callscope frames bench`: not a product.
         .target(name: "VideoFramesReference", dependencies: ["VideoFrames"]),
-        .target(name: "Calls", dependencies: ["Observability", "RTCStats", "Connectivity"]),
-        .target(name: "CallsJanus", dependencies: ["Calls", "Observability", "RTCStats"]),
-        .target(name: "CallsChromium", dependencies: ["Calls", "Observability", "RTCStats"]),
+        .target(name: "Calls", dependencies: ["CallScopeCore", "Observability", "RTCStats", "Connectivity"]),
+        .target(name: "CallsJanus", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats"]),
+        .target(name: "CallsChromium", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats"]),
         // Apple's (Google's) WebRTC.framework, all behind `#if canImport(WebRTC)`: empty on Linux.
-        .target(name: "CallsWebRTC", dependencies: ["Calls", "Observability", "RTCStats"]),
-        .target(name: "CallScopeTesting", dependencies: ["Calls", "Observability", "RTCStats"]),
+        .target(name: "CallsWebRTC", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats"]),
+        .target(name: "CallScopeTesting", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats"]),
         .target(name: "CallScopeReplay", dependencies: ["Observability", "RTCStats"]),
         // Discoverability: the portable part (crypto, STUN codec, state machine; no I/O, no clock)
         // and the platform part (POSIX sockets, the clock) that runs the probes.
-        .target(name: "Connectivity"),
+        .target(name: "Connectivity", dependencies: ["CallScopeCore"]),
         .target(name: "ConnectivityProbe", dependencies: ["Connectivity"]),
-        .target(name: "CallScopeExport", dependencies: ["Observability"]),
-        .executableTarget(name: "callscope", dependencies: ["RTCStats", "Observability", "CallScopeReplay", "CallScopeExport", "VideoFrames", "VideoFramesReference", "Connectivity", "ConnectivityProbe", "Calls", "CallsJanus", "CallsChromium"]),
+        .target(name: "CallScopeExport", dependencies: ["CallScopeCore", "Observability"]),
+        .executableTarget(name: "callscope", dependencies: ["CallScopeCore", "RTCStats", "Observability", "CallScopeReplay", "CallScopeExport", "VideoFrames", "VideoFramesReference", "Connectivity", "ConnectivityProbe", "Calls", "CallsJanus", "CallsChromium"]),
         // libFuzzer targets for every reader (Scripts/fuzz.sh builds it with -sanitize=fuzzer,address).
         .executableTarget(name: "CallScopeFuzz", dependencies: ["RTCStats", "Observability", "VideoFrames"]),
         .target(
@@ -55,14 +59,14 @@ let package = Package(
         ),
         .testTarget(
             name: "ObservabilityTests",
-            dependencies: ["Observability", "RTCStats", "CallScopeReplay", "CallScopeTestSupport"]
+            dependencies: ["CallScopeCore", "Observability", "RTCStats", "CallScopeReplay", "CallScopeTestSupport"]
         ),
         .testTarget(name: "CommandLineTests", dependencies: ["callscope", "RTCStats", "CallScopeTestSupport"]),
         .testTarget(name: "CallScopeExportTests", dependencies: ["CallScopeExport", "Observability", "RTCStats"]),
         .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "VideoFramesReference", "RTCStats", "CallScopeTestSupport"]),
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "ConnectivityProbe", "CallScopeTestSupport"]),
-        .testTarget(name: "CallsTests", dependencies: ["Calls", "CallsJanus", "CallScopeTesting", "Observability", "RTCStats", "Connectivity"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "CallsRealTests", dependencies: ["Calls", "CallsJanus", "CallsChromium", "Observability", "RTCStats", "Connectivity", "ConnectivityProbe"]),
+        .testTarget(name: "CallsTests", dependencies: ["CallScopeCore", "Calls", "CallsJanus", "CallScopeTesting", "Observability", "RTCStats", "Connectivity"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CallsRealTests", dependencies: ["CallScopeCore", "Calls", "CallsJanus", "CallsChromium", "Observability", "RTCStats", "Connectivity", "ConnectivityProbe"]),
     ]
 )
 

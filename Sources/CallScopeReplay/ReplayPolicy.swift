@@ -99,7 +99,7 @@ struct ReplayPolicy: Sendable {
     /// settings: a recording header's `video.simulcast.maxBitrate` plus `audio.maxBitrate`
     /// (64 kbps when the header has audio but no figure). `nil` when the header does not say.
     static func maxAllocatedBitrate(of timeline: StatsTimeline) -> Double? {
-        let header = StatsValue.object(timeline.metadata)
+        let header = JSONValue.object(timeline.metadata)
         guard let layers = header["video"]?["simulcast"]?["maxBitrate"]?.array?.compactMap(\.number), !layers.isEmpty else { return nil }
         let audio = header["audio"].map { $0["maxBitrate"]?.number ?? 64_000 } ?? 0
         return layers.reduce(0, +) + audio

@@ -18,7 +18,7 @@ public struct SubscriberPolicyEvent: Sendable, Hashable {
     /// The event name (one of ``TimelineEventName/subscriberPolicyEvents``).
     public var name: String
     /// The event's payload as recorded.
-    public var data: StatsValue
+    public var data: JSONValue
     /// The stream's receive limit after the event.
     public var limit: SubscriberReceiveLimit
     /// The line could not be applied (e.g. an unknown `limit`): printed, the limit unchanged.
@@ -26,7 +26,7 @@ public struct SubscriberPolicyEvent: Sendable, Hashable {
 
     /// Creates an event.
     public init(time: Double, endpoint: EndpointID, peerConnection: PeerConnectionID?, stream: StreamID, publisher: PublisherID?,
-                name: String, data: StatsValue, limit: SubscriberReceiveLimit, unreadable: Bool = false) {
+                name: String, data: JSONValue, limit: SubscriberReceiveLimit, unreadable: Bool = false) {
         self.time = time
         self.endpoint = endpoint
         self.peerConnection = peerConnection
@@ -41,27 +41,11 @@ public struct SubscriberPolicyEvent: Sendable, Hashable {
     /// One line of `callscope replay --format ndjson`, shaped like a callback's:
     /// `{"t":ms,"peer":..,"pc":..,"stream":..,"publisher":..,"callback":<name>,"data":{..,"limitApplied":..}}`.
     public var ndjsonLine: String {
-        var line = "{\"t\":"
-        JSONWriter.writeNumber(time, to: &line)
-        line += ",\"peer\":"
-        JSONWriter.writeString(endpoint.rawValue, to: &line)
-        line += ",\"pc\":"
-        JSONWriter.writeString(peerConnection?.rawValue ?? "", to: &line)
-        line += ",\"stream\":"
-        JSONWriter.writeString(stream.rawValue, to: &line)
-        if let publisher, publisher != .unnamed {
-            line += ",\"publisher\":"
-            JSONWriter.writeString(publisher.rawValue, to: &line)
-        }
-        line += ",\"callback\":"
-        JSONWriter.writeString(name, to: &line)
         var fields = data.object ?? []
         fields.removeAll { $0.name == "limitApplied" }
         fields.append(StatsField("limitApplied", .string(limit.rawValue)))
         if unreadable { fields.append(StatsField("unreadable", .bool(true))) }
-        line += ",\"data\":"
-        JSONWriter.write(.object(fields), to: &line)
-        line += "}"
-        return line
+        return StatsCallback.ndjsonLine(time: time, endpoint: endpoint, peerConnection: peerConnection?.rawValue ?? "", stream: stream.rawValue,
+                                        publisher: publisher, callback: name, data: .object(fields))
     }
 }

@@ -6,7 +6,7 @@ public enum Synthetic {
     /// An entry from literal fields (`Int`, `Double`, `String`, `Bool`).
     public static func entry(_ id: String, _ type: StatsType, at timestamp: Double, _ fields: [String: Any]) -> StatsEntry {
         StatsEntry(id: id, type: type, timestamp: timestamp,
-                   fields: fields.sorted { $0.key < $1.key }.map { StatsField($0.key, StatsValue(any: $0.value)) })
+                   fields: fields.sorted { $0.key < $1.key }.map { StatsField($0.key, JSONValue(any: $0.value)) })
     }
 
     /// A video `outbound-rtp` layer.

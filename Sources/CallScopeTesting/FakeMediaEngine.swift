@@ -1,5 +1,6 @@
 import Observability
 import Calls
+import CallScopeCore
 import RTCStats
 
 /// A ``MediaEngine`` for unit tests: records every call as a line (`"setRemote pc-1 offer"`),

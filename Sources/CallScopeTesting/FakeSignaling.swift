@@ -1,5 +1,6 @@
 import Observability
 import Calls
+import CallScopeCore
 
 /// A ``Signaling`` for unit tests: joins as `participantID` with the feeds given, opens
 /// subscription handles `sub-1`, `sub-2`, ... with the offer `offer for FEED`, records every call

@@ -1,4 +1,5 @@
 import Calls
+import CallScopeCore
 
 /// A `Clock` that moves only when a test says so, for the call objects' timers.
 ///

@@ -1,4 +1,5 @@
 import Calls
+import CallScopeCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -12,14 +13,14 @@ import Darwin
 /// thread's blocked signals, and then ignores the SIGTERM that should stop it (measured here:
 /// chromedriver started through Foundation's `Process` kept running after SIGTERM), and with
 /// every descriptor above stderr closed.
-public final class ChildProcess: Sendable {
+package final class ChildProcess: Sendable {
     /// The process id (also its process group id).
-    public let pid: Int32
+    package let pid: Int32
     private let exited = Locked<Bool>(false)
     private let status = Locked<Int32?>(nil)
 
     /// Starts `executable` with `arguments`; its output goes to `outputPath` (or nowhere).
-    public init(executable: String, arguments: [String], outputPath: String? = nil) throws(ChildProcessError) {
+    package init(executable: String, arguments: [String], outputPath: String? = nil) throws(ChildProcessError) {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -56,7 +57,7 @@ public final class ChildProcess: Sendable {
     }
 
     /// Whether the process has not exited yet (reaps it when it has).
-    public var isRunning: Bool {
+    package var isRunning: Bool {
         exited.withLock { exited in
             if exited { return false }
             var code: Int32 = 0
@@ -75,19 +76,19 @@ public final class ChildProcess: Sendable {
 
     /// Waits (polling every 10 ms) until the process exits; its exit code, or `nil` when it was
     /// killed by a signal or reaped elsewhere.
-    public func exitCode() async -> Int32? {
+    package func exitCode() async -> Int32? {
         while isRunning { try? await Task.sleep(for: .milliseconds(10)) }
         return status.withLock { $0 }
     }
 
     /// SIGKILL to the whole process group at once (a crash, for tests); returns when it exited.
-    public func killAbruptly() async {
+    package func killAbruptly() async {
         kill(-pid, SIGKILL)
         while isRunning { try? await Task.sleep(for: .milliseconds(20)) }
     }
 
     /// SIGTERM to the whole process group, then SIGKILL after `grace`; returns when it has exited.
-    public func stop(grace: Duration = .seconds(3)) async {
+    package func stop(grace: Duration = .seconds(3)) async {
         guard isRunning else {
             kill(-pid, SIGKILL)         // a leader gone may leave children in its group
             return
@@ -121,11 +122,11 @@ private func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions
 }
 
 /// A process could not be started.
-public struct ChildProcessError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct ChildProcessError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The executable.
-    public var executable: String
+    package var executable: String
     /// The system's reason.
-    public var message: String
+    package var message: String
     /// `cannot start PATH: reason`.
-    public var description: String { "cannot start \(executable): \(message)" }
+    package var description: String { "cannot start \(executable): \(message)" }
 }

@@ -63,11 +63,11 @@ public actor ChromiumMediaEngine: MediaEngine {
                 }
                 try? await Task.sleep(for: .milliseconds(100))
             }
-            let capabilities: StatsValue = .object([
+            let capabilities: JSONValue = .object([
                 StatsField("browserName", .string("chrome")),
                 StatsField("goog:chromeOptions", .object([
                     StatsField("binary", .string(options.chromiumPath)),
-                    StatsField("args", .array(options.chromiumArguments(profile: work + "/profile").map(StatsValue.string))),
+                    StatsField("args", .array(options.chromiumArguments(profile: work + "/profile").map(JSONValue.string))),
                 ])),
             ])
             let (session, version) = try await driver.newSession(capabilities: capabilities)
@@ -105,10 +105,10 @@ public actor ChromiumMediaEngine: MediaEngine {
     public func makePeerConnection(_ configuration: PeerConnectionConfiguration) async throws -> PeerConnectionID {
         nextPeerConnection += 1
         let id = PeerConnectionID("pc-\(nextPeerConnection)")
-        let config: StatsValue = .object([
-            StatsField("iceServers", .array(configuration.iceServers.map(StatsValue.string))),
-            StatsField("username", configuration.username.map(StatsValue.string) ?? .null),
-            StatsField("credential", configuration.credential.map(StatsValue.string) ?? .null),
+        let config: JSONValue = .object([
+            StatsField("iceServers", .array(configuration.iceServers.map(JSONValue.string))),
+            StatsField("username", configuration.username.map(JSONValue.string) ?? .null),
+            StatsField("credential", configuration.credential.map(JSONValue.string) ?? .null),
             StatsField("iceTransportPolicy", .string(configuration.iceTransportPolicy.rawValue)),
         ])
         _ = try await run("make", [.string(id.rawValue), config])
@@ -122,15 +122,15 @@ public actor ChromiumMediaEngine: MediaEngine {
 
     /// Captures the fake camera/microphone and adds send-only transceivers.
     public func addLocalMedia(_ settings: LocalMediaSettings, to id: PeerConnectionID) async throws {
-        let encodings = settings.encodings.map { layer -> StatsValue in
+        let encodings = settings.encodings.map { layer -> JSONValue in
             .object([StatsField("rid", .string(layer.rid)), StatsField("scale", .number(layer.scaleResolutionDownBy)),
                      StatsField("maxBitrate", .number(Double(layer.maxBitrate)))])
         }
-        let value: StatsValue = .object([
+        let value: JSONValue = .object([
             StatsField("audio", .bool(settings.audio)), StatsField("video", .bool(settings.video)),
             StatsField("width", .number(Double(settings.width))), StatsField("height", .number(Double(settings.height))),
             StatsField("frameRate", .number(Double(settings.frameRate))), StatsField("encodings", .array(encodings)),
-            StatsField("codec", settings.preferredVideoCodec.map(StatsValue.string) ?? .null),
+            StatsField("codec", settings.preferredVideoCodec.map(JSONValue.string) ?? .null),
             StatsField("audioMaxBitrate", settings.audioMaxBitrate.map { .number(Double($0)) } ?? .null),
         ])
         _ = try await run("addLocalMedia", [.string(id.rawValue), value])
@@ -158,10 +158,10 @@ public actor ChromiumMediaEngine: MediaEngine {
 
     /// Adds a remote candidate (`nil`: end of candidates).
     public func addRemoteCandidate(_ candidate: IceCandidate?, on id: PeerConnectionID) async throws {
-        var value = StatsValue.null
+        var value = JSONValue.null
         if let candidate {
             value = .object([StatsField("candidate", .string(candidate.candidate)),
-                             StatsField("sdpMid", candidate.sdpMid.map(StatsValue.string) ?? .null),
+                             StatsField("sdpMid", candidate.sdpMid.map(JSONValue.string) ?? .null),
                              StatsField("sdpMLineIndex", candidate.sdpMLineIndex.map { .number(Double($0)) } ?? .null)])
         }
         _ = try await run("addCandidate", [.string(id.rawValue), value])
@@ -216,7 +216,7 @@ public actor ChromiumMediaEngine: MediaEngine {
         """
 
     /// Runs one page command, one at a time, and delivers the events its reply carries.
-    func run(_ command: String, _ args: [StatsValue]) async throws(MediaEngineError) -> StatsValue {
+    func run(_ command: String, _ args: [JSONValue]) async throws(MediaEngineError) -> JSONValue {
         guard !isShutDown else { throw MediaEngineError(.shutDown, "\(command): the engine was shut down") }
         if commandRunning {
             // The finishing command hands its turn over: `commandRunning` stays true.
@@ -262,7 +262,7 @@ public actor ChromiumMediaEngine: MediaEngine {
         return !isShutDown
     }
 
-    private func deliver(_ raw: [StatsValue]) {
+    private func deliver(_ raw: [JSONValue]) {
         for value in raw {
             if let event = MediaEngineEvent(page: value) {
                 continuation.yield(event)
@@ -274,11 +274,11 @@ public actor ChromiumMediaEngine: MediaEngine {
     }
 
     /// A description as the page takes it: `{type, sdp}`.
-    private static func value(of description: SessionDescription) -> StatsValue {
+    private static func value(of description: SessionDescription) -> JSONValue {
         .object([StatsField("type", .string(description.kind.rawValue)), StatsField("sdp", .string(description.sdp))])
     }
 
-    private func description(from value: StatsValue) throws(MediaEngineError) -> SessionDescription {
+    private func description(from value: JSONValue) throws(MediaEngineError) -> SessionDescription {
         guard let type = value["type"]?.string, let kind = SessionDescription.Kind(rawValue: type), let sdp = value["sdp"]?.string else {
             throw MediaEngineError(.engineUnavailable, "the page returned no description: \(JSONWriter.string(value).prefix(120))")
         }

@@ -6,13 +6,13 @@ import Darwin
 
 /// Ports the kernel says are free right now, for the processes we start (never fixed ports:
 /// parallel runs must not collide).
-public enum FreePort {
+package enum FreePort {
     /// A TCP port on `127.0.0.1` that was free when asked (bind to port 0, read it back, close).
     /// `nil` when the kernel refused.
-    public static func tcp() -> UInt16? { probe(stream: true, port: 0) }
+    package static func tcp() -> UInt16? { probe(stream: true, port: 0) }
 
     /// Whether `port` can be bound for UDP on all addresses right now.
-    public static func udpIsFree(_ port: UInt16) -> Bool { probe(stream: false, port: port, any: true) != nil }
+    package static func udpIsFree(_ port: UInt16) -> Bool { probe(stream: false, port: port, any: true) != nil }
 
     private static func probe(stream: Bool, port: UInt16, any: Bool = false) -> UInt16? {
         #if canImport(Glibc)

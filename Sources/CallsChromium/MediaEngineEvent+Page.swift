@@ -4,7 +4,7 @@ import RTCStats
 
 extension MediaEngineEvent {
     /// Reads one event the engine page queued; `nil` when it is not one we know.
-    init?(page value: StatsValue) {
+    init?(page value: JSONValue) {
         guard let kind = value["kind"]?.string else { return nil }
         if kind == "dropped" {
             self = .dropped(reason: value["reason"]?.string ?? "")

@@ -21,7 +21,7 @@ struct WebDriverClient: Sendable {
     }
 
     /// Creates a browser session; returns its id and the browser version.
-    func newSession(capabilities: StatsValue) async throws(MediaEngineError) -> (id: String, browserVersion: String?) {
+    func newSession(capabilities: JSONValue) async throws(MediaEngineError) -> (id: String, browserVersion: String?) {
         let value = try await call("POST", "/session", .object([StatsField("capabilities", .object([StatsField("alwaysMatch", capabilities)]))]), timeout: 60)
         guard let id = value["sessionId"]?.string else {
             throw MediaEngineError(.engineUnavailable, "chromedriver gave no sessionId: \(JSONWriter.string(value).prefix(300))")
@@ -38,7 +38,7 @@ struct WebDriverClient: Sendable {
     }
 
     /// `execute/async` with `args`; the script calls the last argument with its result.
-    func executeAsync(session: String, script: String, args: [StatsValue], timeout: Int = 30) async throws(MediaEngineError) -> StatsValue {
+    func executeAsync(session: String, script: String, args: [JSONValue], timeout: Int = 30) async throws(MediaEngineError) -> JSONValue {
         try await call("POST", "/session/\(session)/execute/async",
                        .object([StatsField("script", .string(script)), StatsField("args", .array(args))]), timeout: timeout)
     }
@@ -47,7 +47,7 @@ struct WebDriverClient: Sendable {
         _ = try? await call("DELETE", "/session/\(session)", timeout: 10)
     }
 
-    private func call(_ method: String, _ path: String, _ body: StatsValue? = nil, timeout: Int = 30) async throws(MediaEngineError) -> StatsValue {
+    private func call(_ method: String, _ path: String, _ body: JSONValue? = nil, timeout: Int = 30) async throws(MediaEngineError) -> JSONValue {
         let reply: LoopbackHTTPClient.Reply
         do {
             reply = try await http.send(method: method, path: path,
@@ -56,7 +56,7 @@ struct WebDriverClient: Sendable {
         } catch {
             throw MediaEngineError(.engineUnavailable, error.description)
         }
-        let payload: StatsValue
+        let payload: JSONValue
         do {
             payload = try JSONParser.parse(reply.body)
         } catch {

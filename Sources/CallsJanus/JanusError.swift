@@ -1,4 +1,5 @@
 import Calls
+import CallScopeCore
 
 /// Janus refused a request, or could not be reached.
 public struct JanusError: CodedError {

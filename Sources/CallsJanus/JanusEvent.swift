@@ -5,7 +5,7 @@ import RTCStats
 /// already been answered), in the order the long poll delivered it.
 public enum JanusEvent: Sendable, Hashable {
     /// A plugin event (`plugindata.data`), with the JSEP it carried (e.g. a renegotiation offer).
-    case plugin(StatsValue, jsep: SessionDescription?)
+    case plugin(JSONValue, jsep: SessionDescription?)
     /// The handle's PeerConnection is up (ICE and DTLS done).
     case webrtcUp
     /// Janus started or stopped receiving media on a media section.
@@ -20,10 +20,10 @@ public enum JanusEvent: Sendable, Hashable {
     /// The Janus session is gone (timed out or destroyed); every handle of it is dead.
     case sessionLost(JanusError)
     /// Any other message, kept whole.
-    case other(StatsValue)
+    case other(JSONValue)
 
     /// Reads one long-poll message addressed to a handle.
-    init(message: StatsValue) {
+    init(message: JSONValue) {
         switch message["janus"]?.string {
         case "event":
             self = .plugin(message["plugindata"]?["data"] ?? .null, jsep: message["jsep"].flatMap(SessionDescription.init(jsep:)))
@@ -47,13 +47,13 @@ public enum JanusEvent: Sendable, Hashable {
 
 extension SessionDescription {
     /// Reads Janus' `jsep` object (`{"type":"offer","sdp":"..."}`).
-    init?(jsep: StatsValue) {
+    init?(jsep: JSONValue) {
         guard let type = jsep["type"]?.string, let kind = Kind(rawValue: type), let sdp = jsep["sdp"]?.string else { return nil }
         self.init(kind: kind, sdp: sdp)
     }
 
     /// Janus' `jsep` object.
-    var jsep: StatsValue {
+    var jsep: JSONValue {
         .object(["type": .string(kind.rawValue), "sdp": .string(sdp)])
     }
 }

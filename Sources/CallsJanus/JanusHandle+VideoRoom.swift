@@ -8,7 +8,7 @@ extension JanusHandle {
     /// - Parameter id: the participant id to ask for (Janus refuses one in use, error 436);
     ///   `nil` lets Janus choose.
     public func joinAsPublisher(room: UInt64, display: String?, id: UInt64? = nil) async throws(JanusError) -> VideoRoomJoined {
-        var body: StatsValue = .object(["request": .string("join"), "ptype": .string("publisher"), "room": .integer(room)])
+        var body: JSONValue = .object(["request": .string("join"), "ptype": .string("publisher"), "room": .integer(room)])
         if let display { body = body.setting("display", .string(display)) }
         if let id { body = body.setting("id", .integer(id)) }
         let reply = try await message(body)
@@ -21,7 +21,7 @@ extension JanusHandle {
 
     /// Publishes with `offer`; returns Janus' answer.
     public func publish(offer: SessionDescription, audio: Bool = true, video: Bool = true, data: Bool = true) async throws(JanusError) -> SessionDescription {
-        let body: StatsValue = .object(["request": .string("publish"), "audio": .bool(audio), "video": .bool(video), "data": .bool(data)])
+        let body: JSONValue = .object(["request": .string("publish"), "audio": .bool(audio), "video": .bool(video), "data": .bool(data)])
         let reply = try await message(body, jsep: offer)
         guard let answer = reply.jsep, answer.kind == .answer else {
             throw JanusError(.malformedReply, "publish: no JSEP answer in \(JSONWriter.string(reply.data).prefix(200))")
@@ -40,15 +40,15 @@ extension JanusHandle {
     }
 
     /// Joins `room` as a subscriber of `subscriptions`; returns the streams and Janus' offer.
-    public func joinAsSubscriber(room: UInt64, subscriptions: [VideoRoomSubscription], privateID: UInt64? = nil) async throws(JanusError) -> (streams: [VideoRoomSubscribedStream], offer: SessionDescription) {
-        var body: StatsValue = .object(["request": .string("join"), "ptype": .string("subscriber"), "room": .integer(room),
+    public func joinAsSubscriber(room: UInt64, subscriptions: [VideoRoomSubscription], privateID: UInt64? = nil) async throws(JanusError) -> VideoRoomSubscriberJoin {
+        var body: JSONValue = .object(["request": .string("join"), "ptype": .string("subscriber"), "room": .integer(room),
                                         "streams": .array(subscriptions.map(\.json))])
         if let privateID { body = body.setting("private_id", .integer(privateID)) }
         let reply = try await message(body)
         guard reply.data["videoroom"]?.string == "attached", let offer = reply.jsep, offer.kind == .offer else {
             throw JanusError(.malformedReply, "subscriber join: expected attached with an offer, got \(JSONWriter.string(reply.data).prefix(200))")
         }
-        return ((reply.data["streams"]?.array ?? []).map(VideoRoomSubscribedStream.init), offer)
+        return VideoRoomSubscriberJoin(streams: (reply.data["streams"]?.array ?? []).map(VideoRoomSubscribedStream.init), offer: offer)
     }
 
     /// Starts (or, after a renegotiation, continues) a subscription with our answer.
@@ -69,19 +69,19 @@ extension JanusHandle {
         try await session.post(handle: id, body: Self.configureBody(streams, restart: false), jsep: nil)
     }
 
-    private static func configureBody(_ streams: [RouterStreamConfiguration], restart: Bool) -> StatsValue {
-        var body: StatsValue = .object(["request": .string("configure")])
+    private static func configureBody(_ streams: [RouterStreamConfiguration], restart: Bool) -> JSONValue {
+        var body: JSONValue = .object(["request": .string("configure")])
         if !streams.isEmpty { body = body.setting("streams", .array(streams.map(\.json))) }
         if restart { body = body.setting("restart", .bool(true)) }
         return body
     }
 
     /// The participants of `room` (id, display, whether publishing).
-    public func listParticipants(room: UInt64) async throws(JanusError) -> [(id: UInt64, display: String?, publishing: Bool)] {
+    public func listParticipants(room: UInt64) async throws(JanusError) -> [VideoRoomParticipant] {
         let reply = try await message(.object(["request": .string("listparticipants"), "room": .integer(room)]))
         return (reply.data["participants"]?.array ?? []).compactMap { participant in
             guard let id = participant["id"]?.unsignedInteger else { return nil }
-            return (id, participant["display"]?.string, participant["publisher"]?.bool ?? false)
+            return VideoRoomParticipant(id: id, display: participant["display"]?.string, publishing: participant["publisher"]?.bool ?? false)
         }
     }
 

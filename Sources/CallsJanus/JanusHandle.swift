@@ -12,7 +12,7 @@ public struct JanusHandle: Sendable {
     public let events: AsyncStream<JanusEvent>
 
     /// Sends a plugin request and waits for its answer (plugin errors throw with their code).
-    public func message(_ body: StatsValue, jsep: SessionDescription? = nil, timeout: Duration = .seconds(20)) async throws(JanusError) -> JanusReply {
+    public func message(_ body: JSONValue, jsep: SessionDescription? = nil, timeout: Duration = .seconds(20)) async throws(JanusError) -> JanusReply {
         try await session.message(handle: id, body: body, jsep: jsep, timeout: timeout)
     }
 

@@ -19,9 +19,9 @@ public actor JanusSession {
     private let transport: JanusTransport
     private let keepaliveInterval: Duration
     private var handles: [UInt64: AsyncStream<JanusEvent>.Continuation] = [:]
-    private var waiters: [String: CheckedContinuation<StatsValue, any Error>] = [:]
+    private var waiters: [String: CheckedContinuation<JSONValue, any Error>] = [:]
     private var expected: Set<String> = []
-    private var unclaimed: [String: StatsValue] = [:]
+    private var unclaimed: [String: JSONValue] = [:]
     private var nextTransaction = 0
     private var pollTask: Task<Void, Never>?
     private var keepaliveTask: Task<Void, Never>?
@@ -57,7 +57,7 @@ public actor JanusSession {
     /// Attaches a plugin handle (`janus.plugin.videoroom` by default).
     public func attach(plugin: String = "janus.plugin.videoroom", opaqueID: String? = nil) async throws(JanusError) -> JanusHandle {
         try checkAlive()
-        var body: StatsValue = .object(["janus": .string("attach"), "plugin": .string(plugin), "transaction": .string(transaction())])
+        var body: JSONValue = .object(["janus": .string("attach"), "plugin": .string(plugin), "transaction": .string(transaction())])
         if let opaqueID { body = body.setting("opaque_id", .string(opaqueID)) }
         let reply = try await transport.post("\(id)", body)
         try noteLoss(in: reply)
@@ -82,20 +82,20 @@ public actor JanusSession {
 
     /// Sends a plugin message and returns the plugin's answer (`plugindata.data`) and its JSEP,
     /// whether it came synchronously or on the long poll. A plugin `error_code` throws.
-    func message(handle: UInt64, body: StatsValue, jsep: SessionDescription?, timeout: Duration) async throws(JanusError) -> JanusReply {
+    func message(handle: UInt64, body: JSONValue, jsep: SessionDescription?, timeout: Duration) async throws(JanusError) -> JanusReply {
         try await answer(to: try await post(handle: handle, body: body, jsep: jsep), timeout: timeout)
     }
 
     /// Sends a plugin message and returns as soon as Janus took it: its synchronous reply, or
     /// its `ack` (the answer then comes on the long poll). Janus hands a handle's messages to the
     /// plugin in the order they arrive.
-    func post(handle: UInt64, body: StatsValue, jsep: SessionDescription?) async throws(JanusError) -> JanusPostedMessage {
+    func post(handle: UInt64, body: JSONValue, jsep: SessionDescription?) async throws(JanusError) -> JanusPostedMessage {
         try checkAlive()
         let tx = transaction()
-        var message: StatsValue = .object(["janus": .string("message"), "transaction": .string(tx), "body": body])
+        var message: JSONValue = .object(["janus": .string("message"), "transaction": .string(tx), "body": body])
         if let jsep { message = message.setting("jsep", jsep.jsep) }
         expected.insert(tx)
-        let reply: StatsValue
+        let reply: JSONValue
         do {
             reply = try await transport.post("\(id)/\(handle)", message)
             try noteLoss(in: reply)
@@ -113,7 +113,7 @@ public actor JanusSession {
     /// The plugin's answer to a message ``post(handle:body:jsep:)`` sent: at once when it came
     /// with the reply, else from the long poll within `timeout`. A plugin `error_code` throws.
     func answer(to posted: JanusPostedMessage, timeout: Duration) async throws(JanusError) -> JanusReply {
-        let answer: StatsValue
+        let answer: JSONValue
         switch posted {
         case .answered(let reply): answer = reply
         case .acknowledged(let tx): answer = try await awaitTransaction(tx, timeout: timeout)
@@ -129,7 +129,7 @@ public actor JanusSession {
     /// Trickles one local candidate (`nil`: gathering completed).
     func trickle(handle: UInt64, candidate: IceCandidate?) async throws(JanusError) {
         try checkAlive()
-        let payload: StatsValue
+        let payload: JSONValue
         if let candidate {
             var fields = [StatsField("candidate", .string(candidate.candidate))]
             if let mid = candidate.sdpMid { fields.append(StatsField("sdpMid", .string(mid))) }
@@ -197,7 +197,7 @@ public actor JanusSession {
         return lost == nil
     }
 
-    private func route(_ message: StatsValue) {
+    private func route(_ message: JSONValue) {
         let kind = message["janus"]?.string
         if kind == "keepalive" || kind == "ack" { return }
         if kind == "error", message["error"]?["code"]?.number == 458 {
@@ -226,7 +226,7 @@ public actor JanusSession {
         if kind == "detached" { handles.removeValue(forKey: sender)?.finish() }
     }
 
-    private func awaitTransaction(_ tx: String, timeout: Duration) async throws(JanusError) -> StatsValue {
+    private func awaitTransaction(_ tx: String, timeout: Duration) async throws(JanusError) -> JSONValue {
         if let early = unclaimed.removeValue(forKey: tx) { return early }
         let timer = Task { [weak self] in
             try? await Task.sleep(for: timeout)
@@ -265,7 +265,7 @@ public actor JanusSession {
     }
 
     /// Error 458 on any reply means the session is gone.
-    private func noteLoss(in reply: StatsValue) throws(JanusError) {
+    private func noteLoss(in reply: JSONValue) throws(JanusError) {
         if reply["janus"]?.string == "error", reply["error"]?["code"]?.number == 458 {
             let error = JanusError(.sessionLost, routerCode: 458, reply["error"]?["reason"]?.string ?? "no such session")
             shutDown(error)
@@ -273,7 +273,7 @@ public actor JanusSession {
         }
     }
 
-    private static func checkCore(_ reply: StatsValue) throws(JanusError) {
+    private static func checkCore(_ reply: JSONValue) throws(JanusError) {
         guard reply["janus"]?.string == "error" else { return }
         let code = reply["error"]?["code"]?.number.map { Int($0) }
         throw JanusError(.core, routerCode: code, reply["error"]?["reason"]?.string ?? "error")
@@ -298,7 +298,7 @@ public actor JanusSession {
 /// A plugin's answer to one request.
 public struct JanusReply: Sendable, Hashable {
     /// `plugindata.data`.
-    public var data: StatsValue
+    public var data: JSONValue
     /// The JSEP that came with it (e.g. the subscriber offer after `join`).
     public var jsep: SessionDescription?
 }
@@ -306,6 +306,6 @@ public struct JanusReply: Sendable, Hashable {
 /// A plugin message Janus took: answered with the reply, or acknowledged with the answer to
 /// come on the long poll.
 enum JanusPostedMessage: Sendable, Hashable {
-    case answered(StatsValue)
+    case answered(JSONValue)
     case acknowledged(transaction: String)
 }

@@ -119,9 +119,9 @@ public actor JanusSignaling: Signaling {
             let id = RouterHandleID("\(handle.id)")
             subscriptions[id] = handle
             forward(handle, participant: false)
-            let (_, offer) = try await handle.joinAsSubscriber(room: room, subscriptions: [VideoRoomSubscription(feed: feedNumber)],
-                                                               privateID: privateID)
-            return SubscriptionOffer(handle: id, offer: offer)
+            let joined = try await handle.joinAsSubscriber(room: room, subscriptions: [VideoRoomSubscription(feed: feedNumber)],
+                                                           privateID: privateID)
+            return SubscriptionOffer(handle: id, offer: joined.offer)
         } catch {
             if let attached {
                 subscriptions[RouterHandleID("\(attached.id)")] = nil
@@ -245,7 +245,7 @@ public actor JanusSignaling: Signaling {
 
     /// A simulcast switch on a subscription handle (`{"videoroom":"event","mid","substream"}` or
     /// `"temporal"`), or `nil`.
-    static func forwardedLayer(_ data: StatsValue, handle: RouterHandleID) -> SignalingEvent? {
+    static func forwardedLayer(_ data: JSONValue, handle: RouterHandleID) -> SignalingEvent? {
         guard data["videoroom"]?.string == "event" else { return nil }
         func layer(_ key: String) -> Int? {
             guard let value = data[key]?.number, value == value.rounded(), (0...2).contains(value) else { return nil }
@@ -257,7 +257,7 @@ public actor JanusSignaling: Signaling {
     }
 
     /// The room events in one VideoRoom `event` on the participant handle.
-    static func roomEvents(_ data: StatsValue) -> [SignalingEvent] {
+    static func roomEvents(_ data: JSONValue) -> [SignalingEvent] {
         guard data["videoroom"]?.string == "event" else { return [] }
         var events: [SignalingEvent] = []
         if let joining = data["joining"], let id = joining["id"]?.unsignedInteger {

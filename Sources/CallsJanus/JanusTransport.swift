@@ -1,4 +1,5 @@
 import Calls
+import CallScopeCore
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -19,7 +20,7 @@ struct JanusTransport: Sendable {
     }
 
     /// POSTs `body` to `base/path` and returns the decoded reply.
-    func post(_ path: String, _ body: StatsValue, timeout: TimeInterval = 10) async throws(JanusError) -> StatsValue {
+    func post(_ path: String, _ body: JSONValue, timeout: TimeInterval = 10) async throws(JanusError) -> JSONValue {
         var request = URLRequest(url: url(path))
         request.httpMethod = "POST"
         request.timeoutInterval = timeout
@@ -29,7 +30,7 @@ struct JanusTransport: Sendable {
     }
 
     /// GETs `base/path` (the long poll) and returns the decoded reply.
-    func get(_ path: String, timeout: TimeInterval) async throws(JanusError) -> StatsValue {
+    func get(_ path: String, timeout: TimeInterval) async throws(JanusError) -> JSONValue {
         var request = URLRequest(url: url(path))
         request.httpMethod = "GET"
         request.timeoutInterval = timeout
@@ -69,7 +70,7 @@ struct JanusTransport: Sendable {
         path.isEmpty ? base : URL(string: base.absoluteString + "/" + path) ?? base
     }
 
-    private func perform(_ request: URLRequest) async throws(JanusError) -> StatsValue {
+    private func perform(_ request: URLRequest) async throws(JanusError) -> JSONValue {
         let data: Data
         let response: URLResponse
         do {
@@ -85,7 +86,7 @@ struct JanusTransport: Sendable {
         if status == 404 {
             throw JanusError(.sessionLost, routerCode: 458, "HTTP 404 for \(request.url?.path ?? "")")
         }
-        let value: StatsValue
+        let value: JSONValue
         do {
             value = try JSONParser.parse([UInt8](data))
         } catch {

@@ -16,7 +16,7 @@ public struct VideoRoomPublishedStream: Sendable, Hashable {
     /// Whether the publisher disabled it.
     public var disabled: Bool
 
-    init(_ value: StatsValue) {
+    init(_ value: JSONValue) {
         type = value["type"]?.string ?? ""
         mid = value["mid"]?.string ?? ""
         codec = value["codec"]?.string
@@ -35,7 +35,7 @@ public struct VideoRoomFeed: Sendable, Hashable {
     /// What it publishes.
     public var streams: [VideoRoomPublishedStream]
 
-    init?(_ value: StatsValue) {
+    init?(_ value: JSONValue) {
         guard let id = value["id"]?.unsignedInteger else { return nil }
         self.id = id
         display = value["display"]?.string
@@ -53,6 +53,24 @@ public struct VideoRoomJoined: Sendable, Hashable {
     public var publishers: [VideoRoomFeed]
 }
 
+/// The answer to a subscriber-type `join` (`attached`): the streams and Janus' offer.
+public struct VideoRoomSubscriberJoin: Sendable, Hashable {
+    /// The media sections of the subscriber handle.
+    public var streams: [VideoRoomSubscribedStream]
+    /// Janus' offer, to answer with ``JanusHandle/start(answer:)``.
+    public var offer: SessionDescription
+}
+
+/// One participant of a room, as `listparticipants` reports it.
+public struct VideoRoomParticipant: Sendable, Hashable {
+    /// The participant id (the feed id when it publishes).
+    public var id: UInt64
+    /// Its display name, when it gave one.
+    public var display: String?
+    /// Whether it publishes now.
+    public var publishing: Bool
+}
+
 /// One media section of a subscriber handle (`streams` of `attached` / `updated`).
 public struct VideoRoomSubscribedStream: Sendable, Hashable {
     /// Our mid for it.
@@ -64,7 +82,7 @@ public struct VideoRoomSubscribedStream: Sendable, Hashable {
     /// The feed's own mid for it.
     public var feedMid: String?
 
-    init(_ value: StatsValue) {
+    init(_ value: JSONValue) {
         mid = value["mid"]?.string ?? ""
         type = value["type"]?.string ?? ""
         feedID = value["feed_id"]?.unsignedInteger
@@ -85,7 +103,7 @@ public struct VideoRoomSubscription: Sendable, Hashable {
         self.mid = mid
     }
 
-    var json: StatsValue {
+    var json: JSONValue {
         var fields = [StatsField("feed", .integer(feed))]
         if let mid { fields.append(StatsField("mid", .string(mid))) }
         return .object(fields)
@@ -94,7 +112,7 @@ public struct VideoRoomSubscription: Sendable, Hashable {
 
 extension RouterStreamConfiguration {
     /// One entry of a subscriber `configure`'s `streams`.
-    var json: StatsValue {
+    var json: JSONValue {
         var fields = [StatsField("mid", .string(mid))]
         if let send { fields.append(StatsField("send", .bool(send))) }
         if let substream { fields.append(StatsField("substream", .integer(substream))) }

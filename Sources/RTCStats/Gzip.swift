@@ -1,19 +1,19 @@
 /// A small gzip (RFC 1952) / DEFLATE (RFC 1951) decoder in Swift, so recordings can ship
 /// compressed without the core depending on a C library.
-public enum Gzip {
+package enum Gzip {
     /// What ``decompressPrefix(_:limits:)`` decoded, and the error that stopped it, if any.
-    public struct Prefix: Sendable {
+    package struct Prefix: Sendable {
         /// The bytes decoded before the problem (all of them when there was none).
-        public var output: [UInt8]
+        package var output: [UInt8]
         /// What stopped the decoding; `nil` when the whole input decoded.
-        public var error: StatsParseError?
+        package var error: StatsParseError?
 
         /// Both, for destructuring.
         var parts: ([UInt8], StatsParseError?) { (output, error) }
     }
 
     /// Whether `bytes` start with the gzip magic number.
-    public static func isCompressed(_ bytes: [UInt8]) -> Bool {
+    package static func isCompressed(_ bytes: [UInt8]) -> Bool {
         bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B
     }
 
@@ -22,7 +22,7 @@ public enum Gzip {
     /// Throws when the stream is damaged or truncated, when bytes that are not gzip follow it
     /// (``StatsParseError/Code/trailingData``), or when the output would pass `limits`; use
     /// ``decompressPrefix(_:limits:)`` to keep what was decoded before the problem.
-    public static func decompress(_ bytes: [UInt8], limits: StatsReadLimits = .unlimited) throws(StatsParseError) -> [UInt8] {
+    package static func decompress(_ bytes: [UInt8], limits: StatsReadLimits = .unlimited) throws(StatsParseError) -> [UInt8] {
         let (output, error) = decompressPrefix(bytes, limits: limits).parts
         if let error { throw error }
         return output
@@ -36,7 +36,7 @@ public enum Gzip {
     /// The limits are enforced while inflating (the output is checked every 256 KiB and at
     /// every block end), so a gzip bomb stops after at most `limits` plus one block's check
     /// interval of output, never after expanding in full.
-    public static func decompressPrefix(_ bytes: [UInt8], limits: StatsReadLimits = .unlimited) -> Prefix {
+    package static func decompressPrefix(_ bytes: [UInt8], limits: StatsReadLimits = .unlimited) -> Prefix {
         var inflater = Inflater(bytes, limits: limits)
         var output: [UInt8] = []
         output.reserveCapacity(min(bytes.count.multipliedReportingOverflow(by: 6).partialValue, limits.maximumExpandedBytes, 1 << 30))

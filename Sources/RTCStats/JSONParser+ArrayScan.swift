@@ -20,7 +20,7 @@ extension JSONParser {
     /// equal to the one before it shares that one's storage. `nil` when the text is anything
     /// else, including an escape or an unescaped control character (the general parser then
     /// reads it, and explains any error).
-    static func parseStringArray(_ text: String) -> [StatsValue]? {
+    static func parseStringArray(_ text: String) -> [JSONValue]? {
         var reader = StringElements()
         return scanArray(text, with: &reader)
     }
@@ -89,7 +89,7 @@ struct StringElements: ArrayElementReader {
     private var previousRange = 0..<0
     private var previousString: String?
 
-    @inline(__always) mutating func read(_ cursor: inout Cursor, into elements: inout [StatsValue]) -> Bool {
+    @inline(__always) mutating func read(_ cursor: inout Cursor, into elements: inout [JSONValue]) -> Bool {
         let buffer = cursor.bytes
         guard buffer[cursor.position] == UInt8(ascii: "\"") else { return false }
         let start = cursor.position + 1

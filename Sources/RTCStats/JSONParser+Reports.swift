@@ -92,7 +92,7 @@ extension Cursor {
     mutating func parseEntry(fallbackID: String?, defaultTimestamp: Double?) throws(StatsParseError) -> StatsEntry? {
         guard let document else { return nil }
         let start = position
-        var values: [StatsValue] = []
+        var values: [JSONValue] = []
         values.reserveCapacity(12)
         var index = KnownFieldIndex()
         var id = fallbackID

@@ -4,21 +4,21 @@ import Glibc
 import Darwin
 #endif
 
-/// A small, strict JSON parser over UTF-8 bytes that produces ``StatsValue``s.
+/// A small, strict JSON parser over UTF-8 bytes that produces ``JSONValue``s.
 ///
 /// Written for stats reports: object keys repeat across the entries of a report, so each
 /// distinct key is decoded once per parse and shared; integers and short decimals take an
 /// exact fast path. It is several times faster than `JSONSerialization` on Linux (see
 /// `callscope bench`).
-public enum JSONParser {
+package enum JSONParser {
     /// Parses one complete JSON document.
-    public static func parse(_ bytes: [UInt8]) throws(StatsParseError) -> StatsValue {
+    package static func parse(_ bytes: [UInt8]) throws(StatsParseError) -> JSONValue {
         try parse(bytes[...])
     }
 
     /// Parses one complete JSON document held in part of a byte array.
-    public static func parse(_ bytes: ArraySlice<UInt8>) throws(StatsParseError) -> StatsValue {
-        var result: Result<StatsValue, StatsParseError> = .failure(StatsParseError(.truncated, "empty input"))
+    package static func parse(_ bytes: ArraySlice<UInt8>) throws(StatsParseError) -> JSONValue {
+        var result: Result<JSONValue, StatsParseError> = .failure(StatsParseError(.truncated, "empty input"))
         bytes.withUnsafeBufferPointer { buffer in
             do throws(StatsParseError) {
                 result = .success(try parse(buffer))
@@ -30,9 +30,9 @@ public enum JSONParser {
     }
 
     /// Parses one complete JSON document held in a string.
-    public static func parse(_ text: String) throws(StatsParseError) -> StatsValue {
+    package static func parse(_ text: String) throws(StatsParseError) -> JSONValue {
         var copy = text
-        let result = copy.withUTF8 { buffer -> Result<StatsValue, StatsParseError> in
+        let result = copy.withUTF8 { buffer -> Result<JSONValue, StatsParseError> in
             do throws(StatsParseError) { return .success(try parse(buffer)) } catch { return .failure(error) }
         }
         return try result.get()
@@ -42,8 +42,8 @@ public enum JSONParser {
     /// Parses one document of many (the lines of a dump) with one key table for all of them:
     /// a key seen in an earlier line is neither decoded nor classified again, and is the same
     /// string.
-    static func parse(_ bytes: ArraySlice<UInt8>, keys: inout KeyInterner) throws(StatsParseError) -> StatsValue {
-        var result: Result<StatsValue, StatsParseError> = .failure(StatsParseError(.truncated, "empty input"))
+    static func parse(_ bytes: ArraySlice<UInt8>, keys: inout KeyInterner) throws(StatsParseError) -> JSONValue {
+        var result: Result<JSONValue, StatsParseError> = .failure(StatsParseError(.truncated, "empty input"))
         bytes.withUnsafeBufferPointer { buffer in
             var cursor = Cursor(buffer)
             swap(&cursor.keys, &keys)
@@ -57,7 +57,7 @@ public enum JSONParser {
         return try result.get()
     }
 
-    public static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(StatsParseError) -> StatsValue {
+    package static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(StatsParseError) -> JSONValue {
         var cursor = Cursor(buffer)
         return try cursor.parseDocument()
     }
@@ -82,7 +82,7 @@ struct Cursor {
         self.base = base
     }
 
-    mutating func parseDocument() throws(StatsParseError) -> StatsValue {
+    mutating func parseDocument() throws(StatsParseError) -> JSONValue {
         skipWhitespace()
         let value = try parseValue()
         skipWhitespace()
@@ -110,7 +110,7 @@ struct Cursor {
         }
     }
 
-    mutating func parseValue() throws(StatsParseError) -> StatsValue {
+    mutating func parseValue() throws(StatsParseError) -> JSONValue {
         guard position < bytes.count else { throw failure("expected a value") }
         switch bytes[position] {
         case UInt8(ascii: "{"): return try parseObject()
@@ -142,7 +142,7 @@ struct Cursor {
         if depth > Cursor.maximumDepth { throw failure("nesting deeper than \(Cursor.maximumDepth)") }
     }
 
-    mutating func parseObject() throws(StatsParseError) -> StatsValue {
+    mutating func parseObject() throws(StatsParseError) -> JSONValue {
         var fields: [StatsField] = []
         guard try openObject() else { return .object(fields) }
         fields.reserveCapacity(16)
@@ -154,10 +154,10 @@ struct Cursor {
         return .object(fields)
     }
 
-    mutating func parseArray() throws(StatsParseError) -> StatsValue {
+    mutating func parseArray() throws(StatsParseError) -> JSONValue {
         try enter()
         position += 1
-        var elements: [StatsValue] = []
+        var elements: [JSONValue] = []
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
             position += 1

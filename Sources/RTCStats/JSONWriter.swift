@@ -1,8 +1,8 @@
-/// Minimal JSON text output for ``StatsValue``s: the pass-through report and `callscope`'s
+/// Minimal JSON text output for ``JSONValue``s: the pass-through report and `callscope`'s
 /// machine output. Integers print without a fraction; non-finite numbers print as `null`.
-public enum JSONWriter {
+package enum JSONWriter {
     /// Appends `value` as JSON.
-    public static func write(_ value: StatsValue, to output: inout String) {
+    package static func write(_ value: JSONValue, to output: inout String) {
         switch value {
         case .null: output += "null"
         case .bool(let flag): output += flag ? "true" : "false"
@@ -28,14 +28,14 @@ public enum JSONWriter {
     }
 
     /// The JSON text of `value`.
-    public static func string(_ value: StatsValue) -> String {
+    package static func string(_ value: JSONValue) -> String {
         var output = ""
         write(value, to: &output)
         return output
     }
 
     /// Appends a number: integral values without a fraction, others in shortest round-trip form.
-    public static func writeNumber(_ number: Double, to output: inout String) {
+    package static func writeNumber(_ number: Double, to output: inout String) {
         guard number.isFinite else {
             output += "null"
             return
@@ -48,7 +48,7 @@ public enum JSONWriter {
     }
 
     /// Appends a quoted, escaped string.
-    public static func writeString(_ string: String, to output: inout String) {
+    package static func writeString(_ string: String, to output: inout String) {
         output += "\""
         var needsEscape = false
         for byte in string.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {

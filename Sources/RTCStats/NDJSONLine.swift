@@ -18,7 +18,7 @@ package struct NDJSONLine {
     }
 
     /// Adds `"key": value`.
-    package mutating func value(_ name: String, _ value: StatsValue) {
+    package mutating func value(_ name: String, _ value: JSONValue) {
         key(name)
         JSONWriter.write(value, to: &text)
     }

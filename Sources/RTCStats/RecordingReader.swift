@@ -13,7 +13,7 @@ public enum RecordingReader {
             throw StatsParseError(.truncated, "the recording is empty")
         }
         var problems: [StatsParseError] = []
-        var header = StatsValue.object([])
+        var header = JSONValue.object([])
         do throws(StatsParseError) {
             header = try JSONParser.parse(headerLine.bytes)
             guard header["format"]?.string == formatName else {
@@ -50,7 +50,7 @@ public enum RecordingReader {
         return StatsTimeline(format: .recording, metadata: header.object ?? [], items: items, problems: problems, quality: quality)
     }
 
-    static func item(_ line: StatsValue) throws(StatsParseError) -> TimelineItem {
+    static func item(_ line: JSONValue) throws(StatsParseError) -> TimelineItem {
         guard let time = line["t"]?.number else {
             throw StatsParseError(.unexpectedShape, "a recording line needs a numeric \"t\" (unix ms)")
         }

@@ -42,7 +42,7 @@ public struct RecordingWriter: Sendable {
     /// An event line: `{"t", "peer", "pc" (when given), "event", "data"}`.
     /// - Parameter name: One of ``TimelineEventName`` for the events a replay acts on, or any
     ///   name for an event worth keeping.
-    public func writeEvent(time: Double, peer: String, peerConnection: String? = nil, name: String, data: StatsValue) {
+    public func writeEvent(time: Double, peer: String, peerConnection: String? = nil, name: String, data: JSONValue) {
         var line = NDJSONLine(t: time)
         line.string("peer", peer)
         if let peerConnection { line.string("pc", peerConnection) }
@@ -100,7 +100,7 @@ public struct RecordingHeader: Sendable, Hashable {
     }
 
     /// The header line's JSON object.
-    var jsonValue: StatsValue {
+    var jsonValue: JSONValue {
         var object = [StatsField("format", .string(RecordingReader.formatName)), StatsField("version", .number(1))]
         if let scenario { object.append(StatsField("scenario", .string(scenario))) }
         if let browser { object.append(StatsField("browser", .string(browser))) }

@@ -12,7 +12,7 @@ struct StatsDelta {
     struct Field {
         var name: String
         var known: KnownField?
-        var value: StatsValue
+        var value: JSONValue
     }
 
     /// The members whose values are objects, in source order.
@@ -33,7 +33,7 @@ struct StatsDelta {
     }
 
     /// Records a member named `timestamp` (of any value).
-    mutating func noteTimestampMember(_ value: StatsValue) {
+    mutating func noteTimestampMember(_ value: JSONValue) {
         guard !sawTimestamp else { return }
         sawTimestamp = true
         reportTimestamp = value.number

@@ -17,7 +17,7 @@ public struct StatsEntry: Sendable, Hashable {
         let typeCode: UInt8
         let timestamp: Double
         /// The values of the known fields present, indexed by `knownFields`.
-        let knownValues: [StatsValue]
+        let knownValues: [JSONValue]
         let knownFields: KnownFieldIndex
         let body: Body
 
@@ -28,7 +28,7 @@ public struct StatsEntry: Sendable, Hashable {
             case raw(JSONDocument, Range<Int>)
         }
 
-        init(id: String, type: StatsType, timestamp: Double, knownValues: [StatsValue], knownFields: KnownFieldIndex, body: Body) {
+        init(id: String, type: StatsType, timestamp: Double, knownValues: [JSONValue], knownFields: KnownFieldIndex, body: Body) {
             self.id = id
             self.type = type
             self.typeCode = type.code
@@ -73,7 +73,7 @@ public struct StatsEntry: Sendable, Hashable {
     /// Creates an entry.
     public init(id: String, type: StatsType, timestamp: Double, fields: [StatsField]) {
         var index = KnownFieldIndex()
-        var values: [StatsValue] = []
+        var values: [JSONValue] = []
         for field in fields {
             if let known = KnownField(name: field.name), index.position(of: known) == nil {
                 index.record(known, at: values.count)
@@ -88,7 +88,7 @@ public struct StatsEntry: Sendable, Hashable {
     /// per poll.
     init(id: String, type: StatsType, timestamp: Double, fields: [StatsField], known: [KnownField?]) {
         var index = KnownFieldIndex()
-        var values: [StatsValue] = []
+        var values: [JSONValue] = []
         for (position, field) in fields.enumerated() {
             if let known = known[position], known != .id, known != .type, known != .timestamp, index.position(of: known) == nil {
                 index.record(known, at: values.count)
@@ -99,7 +99,7 @@ public struct StatsEntry: Sendable, Hashable {
     }
 
     /// An entry read by the parser: its known values, and its object's bytes for the rest.
-    init(id: String, type: StatsType, timestamp: Double, knownValues: [StatsValue], knownFields: KnownFieldIndex, document: JSONDocument, range: Range<Int>) {
+    init(id: String, type: StatsType, timestamp: Double, knownValues: [JSONValue], knownFields: KnownFieldIndex, document: JSONDocument, range: Range<Int>) {
         storage = Storage(id: id, type: type, timestamp: timestamp, knownValues: knownValues, knownFields: knownFields, body: .raw(document, range))
     }
 
@@ -114,17 +114,17 @@ public struct StatsEntry: Sendable, Hashable {
     }
 
     /// The raw value of a known field.
-    @inlinable package func value(_ field: KnownField) -> StatsValue? {
+    @inlinable package func value(_ field: KnownField) -> JSONValue? {
         knownValue(field)
     }
 
-    @usableFromInline func knownValue(_ field: KnownField) -> StatsValue? {
+    @usableFromInline func knownValue(_ field: KnownField) -> JSONValue? {
         guard let position = storage.knownFields.position(of: field) else { return nil }
         return storage.knownValues[position]
     }
 
     /// The raw value of the field `name`.
-    public subscript(name: String) -> StatsValue? {
+    public subscript(name: String) -> JSONValue? {
         if let known = KnownField(name: name), known != .id, known != .type, known != .timestamp { return knownValue(known) }
         for field in fields where field.name == name { return field.value }
         return nil
@@ -140,7 +140,7 @@ public struct StatsEntry: Sendable, Hashable {
     public func bool(_ name: String) -> Bool? { self[name]?.bool }
 
     /// Sets (or adds) the field `name`.
-    public mutating func set(_ name: String, _ value: StatsValue) {
+    public mutating func set(_ name: String, _ value: JSONValue) {
         merge([StatsField(name, value)])
     }
 

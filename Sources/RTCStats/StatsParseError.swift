@@ -1,31 +1,11 @@
+import CallScopeCore
+
 /// Why a stats input could not be read, with where and what was expected.
 ///
 /// A struct over a code so that new cases can be added without breaking callers.
 public struct StatsParseError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The kind of failure.
-    public struct Code: RawRepresentable, Sendable, Hashable {
-        public var rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        /// The bytes are not valid JSON.
-        public static let invalidJSON = Code(rawValue: "invalidJSON")
-        /// The JSON is valid but not in the expected shape.
-        public static let unexpectedShape = Code(rawValue: "unexpectedShape")
-        /// The input ended before it was complete.
-        public static let truncated = Code(rawValue: "truncated")
-        /// The content matches no format this reader knows.
-        public static let unknownFormat = Code(rawValue: "unknownFormat")
-        /// Compressed data is damaged.
-        public static let corruptCompression = Code(rawValue: "corruptCompression")
-        /// The input uses a compression this reader does not implement.
-        public static let unsupportedCompression = Code(rawValue: "unsupportedCompression")
-        /// Bytes follow the data that belong to no format (e.g. after a gzip stream); the
-        /// data before them was read.
-        public static let trailingData = Code(rawValue: "trailingData")
-        /// Decompression would pass ``StatsReadLimits/maximumExpandedBytes``.
-        public static let expandedSizeLimit = Code(rawValue: "expandedSizeLimit")
-        /// A decompressed line would pass ``StatsReadLimits/maximumLineBytes``.
-        public static let lineLengthLimit = Code(rawValue: "lineLengthLimit")
-    }
+    /// The kind of failure (a growing set).
+    public typealias Code = ErrorCode<StatsParseError>
 
     /// The kind of failure.
     public var code: Code
@@ -67,4 +47,26 @@ public struct StatsParseError: Error, Sendable, Hashable, CustomStringConvertibl
         copy.line = line
         return copy
     }
+}
+
+extension ErrorCode where Domain == StatsParseError {
+    /// The bytes are not valid JSON.
+    public static let invalidJSON = ErrorCode(rawValue: "invalidJSON")
+    /// The JSON is valid but not in the expected shape.
+    public static let unexpectedShape = ErrorCode(rawValue: "unexpectedShape")
+    /// The input ended before it was complete.
+    public static let truncated = ErrorCode(rawValue: "truncated")
+    /// The content matches no format this reader knows.
+    public static let unknownFormat = ErrorCode(rawValue: "unknownFormat")
+    /// Compressed data is damaged.
+    public static let corruptCompression = ErrorCode(rawValue: "corruptCompression")
+    /// The input uses a compression this reader does not implement.
+    public static let unsupportedCompression = ErrorCode(rawValue: "unsupportedCompression")
+    /// Bytes follow the data that belong to no format (e.g. after a gzip stream); the
+    /// data before them was read.
+    public static let trailingData = ErrorCode(rawValue: "trailingData")
+    /// Decompression would pass ``StatsReadLimits/maximumExpandedBytes``.
+    public static let expandedSizeLimit = ErrorCode(rawValue: "expandedSizeLimit")
+    /// A decompressed line would pass ``StatsReadLimits/maximumLineBytes``.
+    public static let lineLengthLimit = ErrorCode(rawValue: "lineLengthLimit")
 }

@@ -47,13 +47,13 @@ extension StatsReport {
     ///
     /// Entries come out sorted by id and fields by name (`RTCStatisticsReport.statistics` and
     /// `values` are dictionaries: they have no order of their own). An `NSNumber` that the bridge
-    /// made from a `BOOL` becomes ``StatsValue/bool(_:)``; every other number, including 0 and 1
-    /// counters, ``StatsValue/number(_:)``. A later entry with an id already seen replaces it.
-    public init(appleStatistics entries: [(id: String, type: String, timestampMicroseconds: Double, values: [String: Any])]) {
+    /// made from a `BOOL` becomes ``JSONValue/bool(_:)``; every other number, including 0 and 1
+    /// counters, ``JSONValue/number(_:)``. A later entry with an id already seen replaces it.
+    package init(appleStatistics entries: [(id: String, type: String, timestampMicroseconds: Double, values: [String: Any])]) {
         var byID: [String: StatsEntry] = [:]
         byID.reserveCapacity(entries.count)
         for entry in entries {
-            let fields = entry.values.sorted { $0.key < $1.key }.map { StatsField($0.key, StatsValue(any: $0.value)) }
+            let fields = entry.values.sorted { $0.key < $1.key }.map { StatsField($0.key, JSONValue(any: $0.value)) }
             byID[entry.id] = StatsEntry(id: entry.id, type: StatsType(rawValue: entry.type), timestamp: entry.timestampMicroseconds / 1000,
                                         fields: fields)
         }
@@ -61,15 +61,15 @@ extension StatsReport {
     }
 }
 
-extension StatsValue {
+extension JSONValue {
     /// Converts a Foundation/Objective-C property-list-like value.
     public init(any value: Any) {
         switch value {
-        case let value as StatsValue: self = value
+        case let value as JSONValue: self = value
         case let number as NSNumber:
             // `[NSNumber numberWithBool:]` (and a Swift `Bool` boxed as `Any`) is the shared
             // boolean class on both Foundations; `is Bool` alone is true for any 0 or 1 counter.
-            if ObjectIdentifier(type(of: number)) == StatsValue.booleanNumberClass {
+            if ObjectIdentifier(type(of: number)) == JSONValue.booleanNumberClass {
                 self = .bool(number.boolValue)
             } else {
                 self = .number(number.doubleValue)
@@ -78,16 +78,16 @@ extension StatsValue {
         case let integer as Int: self = .number(Double(integer))
         case let double as Double: self = .number(double)
         case let string as String: self = .string(string)
-        case let array as [Any]: self = .array(array.map(StatsValue.init(any:)))
+        case let array as [Any]: self = .array(array.map(JSONValue.init(any:)))
         case let dictionary as [String: Any]:
-            self = .object(dictionary.sorted { $0.key < $1.key }.map { StatsField($0.key, StatsValue(any: $0.value)) })
+            self = .object(dictionary.sorted { $0.key < $1.key }.map { StatsField($0.key, JSONValue(any: $0.value)) })
         case is NSNull: self = .null
         default: self = .string(String(describing: value))
         }
     }
 }
 
-extension StatsValue {
+extension JSONValue {
     /// The class of a boolean `NSNumber` (`__NSCFBoolean`).
     fileprivate static let booleanNumberClass = ObjectIdentifier(type(of: NSNumber(value: true)))
 }

@@ -13,7 +13,7 @@ extension StatsReport {
     }
 
     /// Reads a `getStats()` result from an already-parsed JSON value (array or id-keyed object).
-    public init(jsonValue value: StatsValue, defaultTimestamp: Double? = nil) throws(StatsParseError) {
+    public init(jsonValue value: JSONValue, defaultTimestamp: Double? = nil) throws(StatsParseError) {
         var entries: [StatsEntry] = []
         switch value {
         case .array(let elements):

@@ -48,10 +48,10 @@ public struct TimelineEvent: Sendable, Hashable {
     /// The event name, e.g. `sender-stats`.
     public var name: String
     /// The event payload, raw.
-    public var data: StatsValue
+    public var data: JSONValue
 
     /// Creates an event.
-    public init(time: Double, peer: String, peerConnection: String? = nil, name: String, data: StatsValue) {
+    public init(time: Double, peer: String, peerConnection: String? = nil, name: String, data: JSONValue) {
         self.time = time
         self.peer = peer
         self.peerConnection = peerConnection
@@ -152,7 +152,7 @@ public struct StatsTimeline: Sendable {
             if !isWholeDocument, nextLinesLook(like: .recording, data, after: lineEnd) {
                 return try RecordingReader.read(data)  // A damaged header: the reader reports line 1.
             }
-            let document: StatsValue
+            let document: JSONValue
             if isWholeDocument, let header { document = header } else { document = try JSONParser.parse(data) }
             if document["PeerConnections"] != nil {
                 return try WebRTCInternalsReader.read(document)
@@ -197,7 +197,7 @@ public struct StatsTimeline: Sendable {
         return false
     }
 
-    private static func singleReport(_ value: StatsValue) throws(StatsParseError) -> StatsTimeline {
+    private static func singleReport(_ value: JSONValue) throws(StatsParseError) -> StatsTimeline {
         let report = try StatsReport(jsonValue: value)
         let sample = StatsSample(time: report.timestamp ?? 0, peer: "local", peerConnection: "pc", report: report)
         return StatsTimeline(format: .singleReport, items: [.sample(sample)])

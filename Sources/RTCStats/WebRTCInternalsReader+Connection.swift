@@ -38,8 +38,8 @@ struct ConnectionReader {
             }
             var encoded: String?
             var statsType: String?
-            var startTime: StatsValue?
-            var endTime: StatsValue?
+            var startTime: JSONValue?
+            var endTime: JSONValue?
             for attribute in attributes {
                 switch attribute.name {
                 case "values": encoded = attribute.value.string

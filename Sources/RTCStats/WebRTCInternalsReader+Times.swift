@@ -8,7 +8,7 @@ struct SeriesTimeParser {
     private var legacyFormatter: DateFormatter?
 
     /// Unix ms, or `nil` when `value` is no time this parser knows.
-    mutating func milliseconds(_ value: StatsValue?) -> Double? {
+    mutating func milliseconds(_ value: JSONValue?) -> Double? {
         if let number = value?.number { return number }
         guard let text = value?.string else { return nil }
         if let time = SeriesTimeParser.iso8601(Array(text.utf8)) { return time }

@@ -17,7 +17,7 @@ public enum WebRTCInternalsReader {
     /// A series whose `values` cannot be read is skipped and reported by name (``StatsParseError/series``);
     /// the connection's other series are kept. Values at implausible times are dropped and
     /// counted in ``StatsTimeline/quality``.
-    public static func read(_ document: StatsValue) throws(StatsParseError) -> StatsTimeline {
+    public static func read(_ document: JSONValue) throws(StatsParseError) -> StatsTimeline {
         guard let connections = document["PeerConnections"]?.object else {
             throw StatsParseError(.unexpectedShape, "a webrtc-internals dump needs a \"PeerConnections\" object")
         }
@@ -45,7 +45,7 @@ public enum WebRTCInternalsReader {
         /// A series' values: numbers only (most series) or anything.
         enum Values {
             case numbers([Double])
-            case values([StatsValue])
+            case values([JSONValue])
 
             var count: Int {
                 switch self {
@@ -54,7 +54,7 @@ public enum WebRTCInternalsReader {
                 }
             }
 
-            subscript(index: Int) -> StatsValue {
+            subscript(index: Int) -> JSONValue {
                 switch self {
                 case .numbers(let numbers): .number(numbers[index])
                 case .values(let values): values[index]
@@ -65,8 +65,8 @@ public enum WebRTCInternalsReader {
         var field: String
         var known: KnownField?
         var values: Values
-        var startTime: StatsValue?
-        var endTime: StatsValue?
+        var startTime: JSONValue?
+        var endTime: JSONValue?
     }
 
     /// The series of one stats id.

@@ -1,3 +1,4 @@
+import CallScopeCore
 import CallScopeExport
 import Dispatch
 import Foundation
@@ -170,48 +171,38 @@ struct AnalyzeCommand: Command {
 }
 
 /// Results written by many threads, one slot each.
-final class ResultSlots: @unchecked Sendable {
-    // @unchecked: every access to `slots` holds `lock`.
-    private let lock = NSLock()
-    private var slots: [AnalyzeCommand.FileResult?]
+final class ResultSlots: Sendable {
+    private let slots: Locked<[AnalyzeCommand.FileResult?]>
 
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    init(count: Int) { slots = Locked(Array(repeating: nil, count: count)) }
 
     func store(_ result: AnalyzeCommand.FileResult, at index: Int) {
-        lock.lock()
-        slots[index] = result
-        lock.unlock()
+        slots.withLock { $0[index] = result }
     }
 
     func values() -> [AnalyzeCommand.FileResult] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots.compactMap { $0 }
+        slots.withLock { $0.compactMap { $0 } }
     }
 
     /// Hands out 0, 1, 2, ... to whichever thread asks next.
-    final class Counter: @unchecked Sendable {
-        // @unchecked: `value` is only touched under `lock`.
-        private let lock = NSLock()
-        private var value = 0
+    final class Counter: Sendable {
+        private let value = Locked(0)
 
         func take(limit: Int) -> Int? {
-            lock.lock()
-            defer { lock.unlock() }
-            guard value < limit else { return nil }
-            value += 1
-            return value - 1
+            value.withLock { value in
+                guard value < limit else { return nil }
+                value += 1
+                return value - 1
+            }
         }
     }
 }
 
 /// A one-line progress bar on stderr, only when stderr is a terminal.
-final class ProgressBar: @unchecked Sendable {
-    // @unchecked: `done` is only touched under `lock`.
-    private let lock = NSLock()
+final class ProgressBar: Sendable {
     private let total: Int
     private let enabled: Bool
-    private var done = 0
+    private let done = Locked(0)
 
     init(total: Int, enabled: Bool) {
         self.total = total
@@ -221,11 +212,10 @@ final class ProgressBar: @unchecked Sendable {
 
     func advance() {
         guard enabled else { return }
-        lock.lock()
-        done += 1
-        let value = done
-        draw(value)
-        lock.unlock()
+        done.withLock { done in
+            done += 1
+            draw(done)
+        }
     }
 
     func finish() {

@@ -24,12 +24,12 @@ extension CallEventPrinter {
 
     /// A participant: its connection id, its paths (names), whether any works, and its own
     /// paths to the router (`remotePaths`, from its sender stats; `null` until it says).
-    static func json(_ participant: RemoteParticipant) -> StatsValue {
+    static func json(_ participant: RemoteParticipant) -> JSONValue {
         .object([
             StatsField("connectionId", .string(participant.connectionId)),
-            StatsField("paths", .array(participant.paths.names.map(StatsValue.string))),
+            StatsField("paths", .array(participant.paths.names.map(JSONValue.string))),
             StatsField("isOnline", .bool(participant.paths.isOnline)),
-            StatsField("remotePaths", participant.remotePaths.map { .array($0.names.map(StatsValue.string)) } ?? .null),
+            StatsField("remotePaths", participant.remotePaths.map { .array($0.names.map(JSONValue.string)) } ?? .null),
         ])
     }
 }

@@ -1,4 +1,5 @@
 import Calls
+import CallScopeCore
 import Foundation
 import Observability
 import RTCStats
@@ -107,7 +108,7 @@ final class CallEventPrinter: Sendable {
     }
 
     /// One lifecycle line.
-    func line(callback: String, peer: String, stream: String, data: StatsValue) {
+    func line(callback: String, peer: String, stream: String, data: JSONValue) {
         recorder?.lifecycle(callback, stream: stream, data: data)
         let now = Date().timeIntervalSince1970 * 1000
         switch format {
@@ -134,16 +135,16 @@ final class CallEventPrinter: Sendable {
         return String(format: "%02d:%02d:%02d.%03d", seconds / 3600, seconds / 60 % 60, seconds % 60, millis)
     }
 
-    static func json(_ stream: CallStream) -> StatsValue {
+    static func json(_ stream: CallStream) -> JSONValue {
         .object([
             StatsField("streamId", .string(stream.streamId)), StatsField("connectionId", .string(stream.connection.connectionId)),
-            StatsField("name", stream.name.map(StatsValue.string) ?? .null), StatsField("hasAudio", .bool(stream.hasAudio)),
+            StatsField("name", stream.name.map(JSONValue.string) ?? .null), StatsField("hasAudio", .bool(stream.hasAudio)),
             StatsField("hasVideo", .bool(stream.hasVideo)), StatsField("videoType", .string(stream.videoType.rawValue)),
             StatsField("creationTime", .number((stream.creationTime.timeIntervalSince1970 * 1000).rounded())),
         ])
     }
 
-    static func json(_ connection: CallConnection) -> StatsValue {
-        .object([StatsField("connectionId", .string(connection.connectionId)), StatsField("data", connection.data.map(StatsValue.string) ?? .null)])
+    static func json(_ connection: CallConnection) -> JSONValue {
+        .object([StatsField("connectionId", .string(connection.connectionId)), StatsField("data", connection.data.map(JSONValue.string) ?? .null)])
     }
 }

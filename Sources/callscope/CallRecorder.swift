@@ -1,4 +1,5 @@
 import Calls
+import CallScopeCore
 import Foundation
 import RTCStats
 
@@ -21,7 +22,7 @@ final class CallRecorder: Sendable {
     private let publishers = Locked(Publishers())
 
     private struct Publishers {
-        var entries: [String: StatsValue] = [:]
+        var entries: [String: JSONValue] = [:]
         var order: [String] = []
     }
 
@@ -36,7 +37,7 @@ final class CallRecorder: Sendable {
     }
 
     /// A lifecycle event (``TimelineEventName/sessionStreamCreated``, ...), stamped now.
-    func lifecycle(_ name: String, stream: String, data: StatsValue) {
+    func lifecycle(_ name: String, stream: String, data: JSONValue) {
         var fields = data.object ?? []
         if !stream.isEmpty { fields.append(StatsField("stream", .string(stream))) }
         writer.writeEvent(time: (Date().timeIntervalSince1970 * 1000).rounded(), peer: display, name: name, data: .object(fields))
@@ -49,7 +50,7 @@ final class CallRecorder: Sendable {
             if publishers.entries[id] == nil { publishers.order.append(id) }
             publishers.entries[id] = .object([
                 StatsField("publisher", .string(id)), StatsField("stream", .string(stream.streamId)),
-                StatsField("name", stream.name.map(StatsValue.string) ?? .null), StatsField("own", .bool(own)),
+                StatsField("name", stream.name.map(JSONValue.string) ?? .null), StatsField("own", .bool(own)),
             ])
         }
     }

@@ -74,23 +74,23 @@ struct EvaluateCommand: Command {
         let undetected = detections.filter { $0 == nil }.count
         let worstRate = rows.map(\.eventsPerMinute).filter { !$0.isNaN }.max()
         if json {
-            let objects: [StatsValue] = rows.map { row in
+            let objects: [JSONValue] = rows.map { row in
                 .object([
                     StatsField("scenario", .string(row.scenario)), StatsField("peer", .string(row.peer)),
                     StatsField("scored_seconds", .number(Double(row.scored))), StatsField("accuracy", .number(row.accuracy)),
-                    StatsField("detection_delays_s", .array(row.detections.map { $0.map(StatsValue.number) ?? .null })),
-                    StatsField("attribution_delays_s", .array(row.delays.map { $0.map(StatsValue.number) ?? .null })),
+                    StatsField("detection_delays_s", .array(row.detections.map { $0.map(JSONValue.number) ?? .null })),
+                    StatsField("attribution_delays_s", .array(row.delays.map { $0.map(JSONValue.number) ?? .null })),
                     StatsField("condition_events_per_minute_steady", .number(row.eventsPerMinute)),
                 ])
             }
-            let total: StatsValue = .object([
+            let total: JSONValue = .object([
                 StatsField("scored_seconds", .number(Double(scored))),
                 StatsField("accuracy", .number(scored == 0 ? .nan : Double(matched) / Double(scored))),
-                StatsField("worst_detection_delay_s", worstDetection.map(StatsValue.number) ?? .null),
+                StatsField("worst_detection_delay_s", worstDetection.map(JSONValue.number) ?? .null),
                 StatsField("undetected_onsets", .number(Double(undetected))),
-                StatsField("worst_attribution_delay_s", worstDelay.map(StatsValue.number) ?? .null),
+                StatsField("worst_attribution_delay_s", worstDelay.map(JSONValue.number) ?? .null),
                 StatsField("unattributed_onsets", .number(Double(missed))),
-                StatsField("worst_condition_events_per_minute_steady", worstRate.map(StatsValue.number) ?? .null),
+                StatsField("worst_condition_events_per_minute_steady", worstRate.map(JSONValue.number) ?? .null),
             ])
             print(JSONWriter.string(.object([StatsField("rows", .array(objects)), StatsField("total", total)])))
             return .success
@@ -145,7 +145,7 @@ struct EvaluateCommand: Command {
 
     private func loadLabels(_ path: String) throws -> Labels {
         guard let data = FileManager.default.contents(atPath: path) else { throw ReplayFileError(message: "\(path): missing (evaluate needs the recording's labels)") }
-        let value: StatsValue
+        let value: JSONValue
         do { value = try JSONParser.parse([UInt8](data)) } catch { throw ReplayFileError(message: "\(path): \(error)") }
         guard let t0 = value["t0"]?.number else { throw ReplayFileError(message: "\(path): needs \"t0\"") }
         let impairments = (value["impairments"]?.array ?? []).compactMap { item -> Labels.Impairment? in

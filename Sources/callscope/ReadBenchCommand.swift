@@ -224,7 +224,7 @@ struct ReadBenchCommand: Command {
                 let isTime = stats[seriesIndex].name.hasSuffix("-timestamp")
                 let first = values.first?.number, last = values.last?.number
                 let span = (first != nil && last != nil) ? last! - first! : 0
-                var longer: [StatsValue] = []
+                var longer: [JSONValue] = []
                 longer.reserveCapacity(values.count * times)
                 for round in 0..<times {
                     for value in values {

@@ -22,6 +22,14 @@ struct ReplayedCall {
 /// Reads and replays `file` like `callscope replay` does; throws ``ReplayFileError`` when the
 /// file cannot be read at all (damaged lines are in `timeline.problems`).
 func replayCallbacks(file: String, senderStats: ReplayCommand.SenderStatsMode = .auto) throws -> ReplayedCall {
+    let (timeline, byteCount) = try readTimeline(file: file)
+    let callbacks = ReplayDriver.replay(timeline, senderStats: senderStats)
+    return ReplayedCall(file: file, byteCount: byteCount, timeline: timeline, callbacks: callbacks)
+}
+
+/// Reads `file` as a timeline, with the file's size; throws ``ReplayFileError`` when the file
+/// cannot be read at all (damaged lines are in `timeline.problems`).
+func readTimeline(file: String) throws -> (timeline: StatsTimeline, byteCount: Int) {
     guard let data = FileManager.default.contents(atPath: file) else {
         throw ReplayFileError(message: "\(file): cannot read the file (does it exist?)")
     }
@@ -31,6 +39,5 @@ func replayCallbacks(file: String, senderStats: ReplayCommand.SenderStatsMode = 
     } catch {
         throw ReplayFileError(message: "\(file): \(error)")
     }
-    let callbacks = ReplayDriver.replay(timeline, senderStats: senderStats)
-    return ReplayedCall(file: file, byteCount: data.count, timeline: timeline, callbacks: callbacks)
+    return (timeline, data.count)
 }

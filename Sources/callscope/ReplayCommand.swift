@@ -73,15 +73,7 @@ struct ReplayCommand: Command {
     }
 
     private func replay(_ file: String) throws {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw ReplayFileError(message: "\(file): cannot read the file (does it exist?)")
-        }
-        let timeline: StatsTimeline
-        do {
-            timeline = try StatsTimeline.read([UInt8](data))
-        } catch {
-            throw ReplayFileError(message: "\(file): \(error)")
-        }
+        let timeline = try readTimeline(file: file).timeline
         for problem in timeline.problems {
             standardError("callscope replay: \(file): \(problem) — skipped\n")
         }

@@ -90,8 +90,8 @@ struct RealCallTests {
                 guard ContinuousClock.now < publishingBy else { throw RigError("the publisher never became a feed") }
                 try await Task.sleep(for: .milliseconds(250))
             }
-            let (streams, subscriberOffer) = try await subscriberHandle.joinAsSubscriber(
-                room: Self.room, subscriptions: [VideoRoomSubscription(feed: joined.id)])
+            let subscribed = try await subscriberHandle.joinAsSubscriber(room: Self.room, subscriptions: [VideoRoomSubscription(feed: joined.id)])
+            let (streams, subscriberOffer) = (subscribed.streams, subscribed.offer)
             #expect(Set(streams.map(\.type)).isSuperset(of: ["audio", "video"]))
             #expect(streams.allSatisfy { $0.type == "data" || $0.feedID == joined.id })
             let subscriberPC = try await subscriberEngine.makePeerConnection(.init())

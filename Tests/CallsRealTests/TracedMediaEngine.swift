@@ -1,4 +1,5 @@
 import Calls
+import CallScopeCore
 import Foundation
 import Observability
 import RTCStats

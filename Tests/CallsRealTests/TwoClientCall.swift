@@ -1,5 +1,6 @@
 import Calls
 import CallsChromium
+import CallScopeCore
 import CallsJanus
 import ConnectivityProbe
 import Foundation

@@ -1,3 +1,4 @@
+import CallScopeCore
 import CallScopeTesting
 @testable import Calls
 import Foundation

@@ -1,4 +1,5 @@
 import Calls
+import CallScopeCore
 import CallScopeTesting
 import Foundation
 import Observability

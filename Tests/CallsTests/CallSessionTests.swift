@@ -1,3 +1,4 @@
+import CallScopeCore
 import Observability
 import CallScopeTesting
 @testable import Calls

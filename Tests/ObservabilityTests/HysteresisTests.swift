@@ -1,3 +1,4 @@
+import CallScopeCore
 @testable import Observability
 import Testing
 
@@ -59,5 +60,16 @@ import Testing
         hysteresis.resetPending()
         #expect(hysteresis.receive(Score(value: 3)).isEmpty, "the run started again after the reset")
         #expect(hysteresis.receive(Score(value: 3)) == [.adopt(Score(value: 3))])
+    }
+
+    @Test func aStartingLevelMakesTheFirstChangeWaitToo() {
+        var hysteresis = Hysteresis<Score>(degradeAfter: 2, recoverAfter: 3, adopted: Score(value: 5))
+        #expect(hysteresis.receive(Score(value: 3)).isEmpty, "a worse first candidate is not adopted at once")
+        #expect(hysteresis.pendingCount == 1)
+        #expect(hysteresis.receive(Score(value: 3)) == [.adopt(Score(value: 3))])
+        #expect(hysteresis.pendingCount == 0, "an adoption ends the run")
+        #expect(hysteresis.receive(Score(value: 4)).isEmpty)
+        #expect(hysteresis.receive(Score(value: 4)).isEmpty)
+        #expect(hysteresis.receive(Score(value: 4)) == [.adopt(Score(value: 4))])
     }
 }

@@ -125,7 +125,7 @@ import Testing
 
     /// Equal, numbers to 1e-15 relative: Foundation's JSONSerialization (the oracle's reader)
     /// is one ulp off on some doubles (0.14654399999999998 read as …92).
-    static func same(_ lhs: StatsValue?, _ rhs: StatsValue) -> Bool {
+    static func same(_ lhs: JSONValue?, _ rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.number(let a)?, .number(let b)): return a == b || abs(a - b) <= 1e-15 * max(abs(a), abs(b))
         case (.array(let a)?, .array(let b)): return a.count == b.count && zip(a, b).allSatisfy { same($0, $1) }
@@ -136,7 +136,7 @@ import Testing
         }
     }
 
-    static func byName(_ fields: [StatsField]) -> [String: StatsValue] {
+    static func byName(_ fields: [StatsField]) -> [String: JSONValue] {
         Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 }

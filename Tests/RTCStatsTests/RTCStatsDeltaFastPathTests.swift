@@ -10,9 +10,9 @@ import Testing
 @Suite struct RTCStatsDeltaFastPathTests {
     /// Every entry of every report, as an independent merge of the dump's JSON (Foundation)
     /// says it must be: id → (timestamp, type, scalar fields).
-    private func independentReports(_ bytes: [UInt8]) throws -> [[String: (timestamp: Double, type: String?, fields: [String: StatsValue])]] {
+    private func independentReports(_ bytes: [UInt8]) throws -> [[String: (timestamp: Double, type: String?, fields: [String: JSONValue])]] {
         var state: [String: [String: [String: Any]]] = [:]
-        var result: [[String: (timestamp: Double, type: String?, fields: [String: StatsValue])]] = []
+        var result: [[String: (timestamp: Double, type: String?, fields: [String: JSONValue])]] = []
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
             guard let array = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Any], array.count >= 4,
                   let name = array[0] as? String, name == "getstats" || name == "getStats", let pc = array[1] as? String,
@@ -27,9 +27,9 @@ import Testing
                 running[key, default: ["id": (value as? [String: Any])?["id"] as? String ?? key]].merge(fields) { $1 }
             }
             state[pc] = running
-            var report: [String: (timestamp: Double, type: String?, fields: [String: StatsValue])] = [:]
+            var report: [String: (timestamp: Double, type: String?, fields: [String: JSONValue])] = [:]
             for (_, fields) in running {
-                var scalars: [String: StatsValue] = [:]
+                var scalars: [String: JSONValue] = [:]
                 for (name, value) in fields where !["id", "type", "timestamp"].contains(name) {
                     if let number = value as? NSNumber { scalars[name] = .number(number.doubleValue) }  // Booleans as 1 / 0
                     if let text = value as? String { scalars[name] = .string(text) }

@@ -39,7 +39,7 @@ import Testing
                 Issue.record("not an array: \(text)")
                 continue
             }
-            #expect(fast.map(StatsValue.number) == general, "\(text)")
+            #expect(fast.map(JSONValue.number) == general, "\(text)")
         }
         #expect(JSONParser.parseNumberArray("[1,2.5,-3]") == [1, 2.5, -3])
         for text in ["[1,\"a\"]", "[1,]", "[1 2]", "[01]", "[1]x", "[1", "", "[-]", "[null]", "[\"a\"]"] {

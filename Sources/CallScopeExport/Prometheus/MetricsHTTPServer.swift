@@ -1,3 +1,4 @@
+import CallScopeCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -126,29 +127,22 @@ public final class MetricsHTTPServer: Sendable {
 }
 
 /// Whether the server runs, shared with its thread.
-private final class ServerState: @unchecked Sendable {
-    // @unchecked: `running` is only read and written under `lock`; `listener` and `finished`
-    // are immutable (a semaphore is thread-safe).
-    private let lock = NSLock()
-    private var running = true
+private final class ServerState: Sendable {
+    private let running = Locked(true)
     let listener: Int32
     let finished = DispatchSemaphore(value: 0)
 
     init(listener: Int32) { self.listener = listener }
 
-    var isRunning: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return running
-    }
+    var isRunning: Bool { running.withLock { $0 } }
 
     /// The socket to close when this call stopped the server; nil when it was already stopped.
     func markStopped() -> Int32? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard running else { return nil }
-        running = false
-        return listener
+        running.withLock { running in
+            guard running else { return nil }
+            running = false
+            return listener
+        }
     }
 }
 

@@ -1,3 +1,4 @@
+import CallScopeCore
 import Observability
 
 /// One spatial layer a publisher sends (its sender stats' `layers`), low to high.
@@ -119,9 +120,12 @@ struct LayerPolicy: Sendable {
     private(set) var preferences: LayerPreferences
     private(set) var target: Target?
     private var phase = Phase.receiving
-    /// Consecutive intervals that could not carry even the lowest layer.
-    private var badIntervals = 0
-    /// Consecutive intervals whose target was below the current layer.
+    /// Intervals that could not carry even the lowest layer: adopted `bad` after `downAfter` in
+    /// a row, `healthy` again after one that could.
+    private var badRun: Hysteresis<IntervalHealth>
+    /// Consecutive intervals whose target was below the current layer. A count, not a
+    /// ``Hysteresis``: its threshold changes with each interval (1 soon after an up-switch) and a
+    /// new preference pre-charges it.
     private var lowerIntervals = 0
     private var lastChange: Duration?
     private var lastUpSwitch: Duration?
@@ -129,8 +133,9 @@ struct LayerPolicy: Sendable {
     private var probeBackoff: Duration
     /// What the link carried when it was last full (bps), until it carries a fifth more.
     private var capacity: Double?
-    /// Healthy intervals with frames since the video was resumed.
-    private var confirmedIntervals = 0
+    /// Healthy intervals with frames since the video was resumed: adopted `healthy` after
+    /// `confirmIntervals` in a row.
+    private var resumeRun: Hysteresis<IntervalHealth>
     /// Whether the audio lost packets in the last interval while the video was paused.
     private var audioLossyWhilePaused = false
 
@@ -139,6 +144,16 @@ struct LayerPolicy: Sendable {
         self.configuration = configuration
         hold = configuration.initialHold
         probeBackoff = configuration.initialProbeBackoff
+        badRun = Self.badRun(configuration)
+        resumeRun = Self.resumeRun(configuration)
+    }
+
+    private static func badRun(_ configuration: Configuration) -> Hysteresis<IntervalHealth> {
+        Hysteresis(degradeAfter: configuration.downAfter, recoverAfter: 1, adopted: .healthy)
+    }
+
+    private static func resumeRun(_ configuration: Configuration) -> Hysteresis<IntervalHealth> {
+        Hysteresis(degradeAfter: 1, recoverAfter: configuration.confirmIntervals, adopted: .bad)
     }
 
     /// The hold before the next step up (it grows when an up-switch failed).
@@ -174,7 +189,7 @@ struct LayerPolicy: Sendable {
             if before.subscribeToVideo, !new.subscribeToVideo { return pause(.subscriberPropertyChanged, now: now, probe: false) }
             if !before.subscribeToVideo, new.subscribeToVideo, case .paused(.subscriberPropertyChanged, _) = phase {
                 phase = .resuming(.subscriberPropertyChanged)
-                confirmedIntervals = 0
+                resumeRun = Self.resumeRun(configuration)
                 return [.resumeVideo(target ?? Target(substream: 0, temporal: temporalLayer))]
             }
             // A new preference takes effect at the next interval: no hold, no down-count.
@@ -193,7 +208,7 @@ struct LayerPolicy: Sendable {
             }
             guard case .paused(.publisherPropertyChanged, _) = phase else { return [] }
             phase = .resuming(.publisherPropertyChanged)
-            confirmedIntervals = 0
+            resumeRun = Self.resumeRun(configuration)
             return []
         case .interval(let condition, let estimate, let layers, let publisherAllows, let framesDecoded, let audioLossy, let delivered):
             if let estimate {
@@ -228,15 +243,15 @@ struct LayerPolicy: Sendable {
             let resumed = Target(substream: lowest.substream, temporal: temporal)
             target = resumed
             phase = .resuming(.qualityChanged)
-            confirmedIntervals = 0
+            resumeRun = Self.resumeRun(configuration)
             return [.resumeVideo(resumed)]
         case .resuming(let reason):
             if reason == .qualityChanged, nothingFits || (audioLossy && !audioLossyWhilePaused) {
                 probeBackoff = min(probeBackoff * 2, configuration.maximumProbeBackoff)
                 return pause(.qualityChanged, now: now, probe: true, announce: false)
             }
-            confirmedIntervals = framesDecoded && !nothingFits ? confirmedIntervals + 1 : 0
-            guard confirmedIntervals >= configuration.confirmIntervals else { return [] }
+            _ = resumeRun.receive(framesDecoded && !nothingFits ? .healthy : .bad)
+            guard resumeRun.adopted == .healthy else { return [] }
             phase = .receiving
             lastChange = now
             if reason == .qualityChanged { probeBackoff = configuration.initialProbeBackoff }
@@ -245,7 +260,7 @@ struct LayerPolicy: Sendable {
             if bad, fallbackAllowed { return pause(.qualityChanged, now: now, probe: true) }
             if !bad {
                 phase = .receiving
-                badIntervals = 0
+                badRun = Self.badRun(configuration)
                 return [.videoDisableWarningLifted] + layerChoice(sent, fitting: fitting, estimate: estimate, condition: condition, temporal: temporal, now: now)
             }
         case .receiving:
@@ -259,9 +274,9 @@ struct LayerPolicy: Sendable {
         // lowest layer; without the fallback allowed the lowest layer is asked for with it (with
         // the fallback, the pause comes an interval later: one `configure`, not two, over a
         // downlink that delays what the router takes next).
-        badIntervals = bad ? badIntervals + 1 : 0
+        _ = badRun.receive(bad ? .bad : .healthy)
         let onLowest = target.map { $0.substream == lowest.substream } ?? true
-        if case .receiving = phase, bad, badIntervals >= configuration.downAfter, onLowest || nothingFits {
+        if case .receiving = phase, bad, badRun.adopted == .bad, onLowest || nothingFits {
             phase = .warned
             var actions = [Action.videoDisableWarning]
             if !onLowest, !fallbackAllowed {
@@ -321,7 +336,7 @@ struct LayerPolicy: Sendable {
 
     private mutating func pause(_ reason: CallVideoChangeReason, now: Duration, probe: Bool, announce: Bool = true) -> [Action] {
         phase = .paused(reason, probeAt: probe ? now + probeBackoff : nil)
-        badIntervals = 0
+        badRun = Self.badRun(configuration)
         return announce ? [.pauseVideo, .videoDisabled(reason)] : [.pauseVideo]
     }
 
@@ -354,4 +369,12 @@ struct LayerPolicy: Sendable {
         let budget = estimate * configuration.margin
         return allowedLayers(layers).last { $0.bitrate * share + configuration.audioBitrate <= budget }
     }
+}
+
+/// Whether an interval could carry the video, as ``Hysteresis`` counts it.
+private enum IntervalHealth: HysteresisLevel {
+    case healthy
+    case bad
+
+    func isWorse(than adopted: IntervalHealth) -> Bool { self == .bad && adopted == .healthy }
 }

@@ -1,3 +1,4 @@
+import CallScopeCore
 import Observability
 
 /// How a ``CallPublisher`` publishes.

@@ -1,3 +1,5 @@
+import CallScopeCore
+
 /// A session, publisher or subscriber operation failed; the code says which way, the message
 /// carries the offending value.
 public struct CallError: CodedError {

@@ -1,3 +1,4 @@
+import CallScopeCore
 import Foundation
 import Observability
 import RTCStats
@@ -91,7 +92,7 @@ final class CallStatsLines: Sendable {
     /// handle per subscriber: the connection carries this stream only (no `mid`).
     private func bind(_ stream: CallStream, pc: String, time: Double) {
         guard boundConnections.withLock({ $0.insert(pc).inserted }) else { return }
-        let entry: StatsValue = .object([StatsField("publisher", .string(stream.connection.connectionId)), StatsField("stream", .string(stream.streamId))])
+        let entry: JSONValue = .object([StatsField("publisher", .string(stream.connection.connectionId)), StatsField("stream", .string(stream.streamId))])
         writer.writeEvent(time: time, peer: peer, peerConnection: pc, name: TimelineEventName.subscriberStreams,
                           data: .object([StatsField("streams", .array([entry]))]))
     }

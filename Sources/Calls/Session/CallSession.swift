@@ -1,3 +1,4 @@
+import CallScopeCore
 import Observability
 import Foundation
 import RTCStats

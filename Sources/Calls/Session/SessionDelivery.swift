@@ -1,3 +1,4 @@
+import CallScopeCore
 import Foundation
 import Observability
 

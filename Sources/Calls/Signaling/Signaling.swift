@@ -1,3 +1,4 @@
+import CallScopeCore
 import Observability
 
 /// The media router's side of a routed call (Janus VideoRoom here), as the call objects need it.

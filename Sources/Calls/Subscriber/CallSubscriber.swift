@@ -1,3 +1,4 @@
+import CallScopeCore
 import Observability
 
 /// What happens to a subscriber, in order (docs/spec/sessions.md §2–3).

@@ -1,8 +1,8 @@
 /// CRC-32 (ISO-HDLC: polynomial 0x04C11DB7 reflected, initial and final XOR 0xFFFFFFFF), the
 /// checksum under STUN's FINGERPRINT attribute (RFC 8489 §14.7).
-public enum CRC32 {
+package enum CRC32 {
     /// The checksum of `bytes`.
-    public static func checksum(_ bytes: some Collection<UInt8>) -> UInt32 {
+    package static func checksum(_ bytes: some Collection<UInt8>) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
         return crc ^ 0xFFFF_FFFF

@@ -1,9 +1,9 @@
 /// MD5 (RFC 1321). TURN's long-term credential key is `MD5(username ":" realm ":" password)`
 /// (RFC 8489 §9.2.2); Foundation on Linux has no MD5 and CryptoKit is Apple-only, so the digest
 /// is computed here. Not for any other security purpose.
-public enum MD5 {
+package enum MD5 {
     /// The 16-byte digest of `bytes`.
-    public static func digest(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    package static func digest(_ bytes: some Collection<UInt8>) -> [UInt8] {
         var state: (UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476)
         var message = Array(bytes)
         let bitLength = UInt64(message.count) &* 8

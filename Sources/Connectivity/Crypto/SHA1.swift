@@ -1,10 +1,10 @@
 /// SHA-1 (RFC 3174), the hash under STUN's MESSAGE-INTEGRITY (HMAC-SHA1, RFC 8489 §14.5).
-public enum SHA1 {
+package enum SHA1 {
     /// Bytes per input block; HMAC pads its key to this.
-    public static let blockSize = 64
+    package static let blockSize = 64
 
     /// The 20-byte digest of `bytes`.
-    public static func digest(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    package static func digest(_ bytes: some Collection<UInt8>) -> [UInt8] {
         var h: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0)
         var message = Array(bytes)
         let bitLength = UInt64(message.count) &* 8

@@ -1,3 +1,5 @@
+import CallScopeCore
+
 /// Decides ``SelfConnectionStatus`` from probe results, as a value: inputs in, actions out
 /// (the caller runs the probes and the timer, outside any lock). Time is whatever monotonic
 /// `now` the caller passes (a `Duration` since any fixed origin).
@@ -68,7 +70,7 @@ public struct DiscoverabilityStateMachine: Sendable {
     /// The configuration.
     public let configuration: Configuration
     /// The adopted status; `nil` until the first round ends.
-    public private(set) var status: SelfConnectionStatus?
+    public var status: SelfConnectionStatus? { hysteresis.adopted }
     /// Probe results that arrived for an abandoned round or a probe not asked for, ignored.
     public private(set) var staleResultsIgnored = 0
     /// Timer firings that came early or while a round ran, ignored.
@@ -77,7 +79,8 @@ public struct DiscoverabilityStateMachine: Sendable {
     private var round = 0
     private var running: (confirming: Bool, probe: DiscoverabilityProbe, results: [DiscoverabilityProbeResult])?
     private var timerDeadline: Duration?
-    private var worseRounds = 0
+    /// The adopted level; its pending count is the consecutive worse rounds so far.
+    private var hysteresis: Hysteresis<SelfConnectionStatus>
     private var bestWorse: (level: SelfConnectionStatus, results: [DiscoverabilityProbeResult])?
     private var confirmationEvidence: [DiscoverabilityProbeResult] = []
     private var started = false
@@ -87,6 +90,7 @@ public struct DiscoverabilityStateMachine: Sendable {
     /// Creates a machine; nothing happens before ``Input/start``.
     public init(configuration: Configuration) {
         self.configuration = configuration
+        hysteresis = Hysteresis(degradeAfter: configuration.confirmationRounds, recoverAfter: 1)
     }
 
     /// Feeds one input; returns the actions to perform, in order.
@@ -107,7 +111,7 @@ public struct DiscoverabilityStateMachine: Sendable {
                 return []
             }
             timerDeadline = nil
-            return startRound(confirming: worseRounds > 0)
+            return startRound(confirming: hysteresis.pendingCount > 0)
         case .probeFinished(let resultRound, let result):
             guard resultRound == round, let current = running, current.probe == result.probe else {
                 staleResultsIgnored += 1
@@ -137,19 +141,18 @@ public struct DiscoverabilityStateMachine: Sendable {
     }
 
     private mutating func resetWorse() {
-        worseRounds = 0
+        hysteresis.resetPending()
         bestWorse = nil
         confirmationEvidence = []
     }
 
     /// The current level's probe failed again in a confirming round.
     private mutating func confirmWorse(results: [DiscoverabilityProbeResult], now: Duration) -> [Action] {
-        worseRounds += 1
+        let rounds = hysteresis.pendingCount + 1
         confirmationEvidence += results
-        guard worseRounds >= configuration.confirmationRounds else { return nextConfirmation(now: now) }
         let adopted = bestWorse ?? (.offline, [])
-        let evidence = DiscoverabilityEvidence(results: adopted.results + confirmationEvidence, rounds: worseRounds)
-        status = adopted.level
+        guard !hysteresis.receive(adopted.level).isEmpty else { return nextConfirmation(now: now) }
+        let evidence = DiscoverabilityEvidence(results: adopted.results + confirmationEvidence, rounds: rounds)
         resetWorse()
         return [.statusChanged(adopted.level, evidence), schedule(at: now + configuration.reevaluationInterval)]
     }
@@ -161,7 +164,7 @@ public struct DiscoverabilityStateMachine: Sendable {
 
     private mutating func finishRound(level: SelfConnectionStatus, results: [DiscoverabilityProbeResult], now: Duration) -> [Action] {
         guard let current = status, level <= current else {
-            status = level                                // first status, or better: at once
+            _ = hysteresis.receive(level)                 // first status, or better: at once
             resetWorse()
             return [.statusChanged(level, DiscoverabilityEvidence(results: results, rounds: 1)), schedule(at: now + configuration.reevaluationInterval)]
         }
@@ -171,11 +174,12 @@ public struct DiscoverabilityStateMachine: Sendable {
         }
         // A full round measured a worse level: the first worse round (a confirming round does
         // not get here), or one after a network change; after lost media paths, the second.
-        worseRounds = corroborated ? 2 : 1
+        hysteresis.resetPending()
+        var adopted = !hysteresis.receive(level).isEmpty
+        if corroborated, !adopted { adopted = !hysteresis.receive(level).isEmpty }
         bestWorse = (level, results)
         confirmationEvidence = []
-        guard worseRounds >= configuration.confirmationRounds else { return nextConfirmation(now: now) }
-        status = level
+        guard adopted else { return nextConfirmation(now: now) }
         resetWorse()
         return [.statusChanged(level, DiscoverabilityEvidence(results: results, rounds: 1)), schedule(at: now + configuration.reevaluationInterval)]
     }
@@ -184,4 +188,9 @@ public struct DiscoverabilityStateMachine: Sendable {
         timerDeadline = deadline
         return .scheduleRound(at: deadline)
     }
+}
+
+extension SelfConnectionStatus: HysteresisLevel {
+    /// Lower is worse (`offline` < `tcp` < `udp`).
+    package func isWorse(than adopted: SelfConnectionStatus) -> Bool { self < adopted }
 }

@@ -1,3 +1,5 @@
+import CallScopeCore
+
 /// One interval's inputs to the condition of a transport.
 struct ConditionSample: Sendable, Hashable {
     /// Lost ÷ (sent or expected) over the interval; `nil` when unknown.

@@ -1,3 +1,5 @@
+import CallScopeCore
+
 /// A participant's connection quality from round-trip time, jitter and loss
 /// (docs/spec/observability.md §8): the
 /// E-model's R factor and MOS, mapped to levels, with the condition scorer's anti-flapping
@@ -46,5 +48,5 @@ struct ConnectionQualityScorer: Sendable {
 }
 
 extension ConnectionQuality: HysteresisLevel {
-    func isWorse(than adopted: ConnectionQuality) -> Bool { self < adopted }
+    package func isWorse(than adopted: ConnectionQuality) -> Bool { self < adopted }
 }

@@ -1,31 +1,32 @@
-import Foundation
+import CallScopeCore
 
 /// What every stats monitor shares: the engine and the delegates behind one lock, and one
 /// ordered delivery of each input's callbacks, to the delegate first and then to every
 /// `events` stream, outside the lock.
-final class MonitorCore<Delegate>: @unchecked Sendable {
-    // @unchecked: every mutable property is guarded by `lock`; delegates and streams are called
-    // after the lock is released.
-    private let lock = NSLock()
-    private var engine: CallStatsEngine
-    /// Held weakly as `AnyObject` (a class-bound protocol's existential is not itself a class
-    /// type a generic can constrain to) and cast back on use.
-    private weak var storedDelegate: AnyObject?
-    private weak var storedReportDelegate: (any RtcStatsReportDelegate)?
-    private let fanOut = CallbackFanOut()
+final class MonitorCore<Delegate>: Sendable {
+    private struct State {
+        var engine: CallStatsEngine
+        /// Held weakly as `AnyObject` (a class-bound protocol's existential is not itself a class
+        /// type a generic can constrain to) and cast back on use.
+        weak var delegate: AnyObject?
+        weak var reportDelegate: (any RtcStatsReportDelegate)?
+    }
+
+    private let state: Locked<State>
+    private let fanOut = EventFanOut<StatsCallback>(bufferingNewest: 256)
 
     init(engine: CallStatsEngine) {
-        self.engine = engine
+        state = Locked(State(engine: engine))
     }
 
     var delegate: Delegate? {
-        get { lock.withLock { storedDelegate as? Delegate } }
-        set { lock.withLock { storedDelegate = newValue.map { $0 as AnyObject } } }
+        get { state.withLock { $0.delegate as? Delegate } }
+        set { state.withLock { $0.delegate = newValue.map { $0 as AnyObject } } }
     }
 
     var reportDelegate: (any RtcStatsReportDelegate)? {
-        get { lock.withLock { storedReportDelegate } }
-        set { lock.withLock { storedReportDelegate = newValue } }
+        get { state.withLock { $0.reportDelegate } }
+        set { state.withLock { $0.reportDelegate = newValue } }
     }
 
     /// A new stream of every later callback.
@@ -33,7 +34,7 @@ final class MonitorCore<Delegate>: @unchecked Sendable {
 
     /// Runs `body` on the engine under the lock.
     func withEngine<Result>(_ body: (inout CallStatsEngine) -> Result) -> Result {
-        lock.withLock { body(&engine) }
+        state.withLock { body(&$0.engine) }
     }
 
     /// Runs `body` under the lock, told whether anyone listens (a delegate or a stream), then
@@ -42,8 +43,8 @@ final class MonitorCore<Delegate>: @unchecked Sendable {
     @discardableResult
     func process(_ body: (inout CallStatsEngine, _ listening: Bool) -> [StatsCallback], dispatch: (Delegate, StatsCallback) -> Void) -> [StatsCallback] {
         let streaming = fanOut.isListening
-        let (callbacks, delegate) = lock.withLock { () -> ([StatsCallback], Delegate?) in
-            (body(&engine, streaming || storedDelegate != nil), storedDelegate as? Delegate)
+        let (callbacks, delegate) = state.withLock { state -> ([StatsCallback], Delegate?) in
+            (body(&state.engine, streaming || state.delegate != nil), state.delegate as? Delegate)
         }
         if let delegate {
             for callback in callbacks { dispatch(delegate, callback) }

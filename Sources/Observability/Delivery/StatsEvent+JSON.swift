@@ -6,7 +6,7 @@ import RTCStats
 
 extension StatsEvent {
     /// The payload as a JSON value (publisher callbacks as arrays).
-    public var jsonValue: StatsValue {
+    public var jsonValue: JSONValue {
         switch self {
         case .publisherVideoNetworkStatsUpdated(let stats): .array(stats.map(\.jsonValue))
         case .publisherAudioNetworkStatsUpdated(let stats): .array(stats.map(\.jsonValue))
@@ -28,14 +28,14 @@ extension StatsEvent {
     }
 }
 
-private func number(_ value: Double) -> StatsValue { .number(value) }
-private func number(_ value: UInt64) -> StatsValue { .number(Double(value)) }
-private func number(_ value: Int) -> StatsValue { .number(Double(value)) }
-private func text(_ value: String?) -> StatsValue { value.map(StatsValue.string) ?? .null }
+private func number(_ value: Double) -> JSONValue { .number(value) }
+private func number(_ value: UInt64) -> JSONValue { .number(Double(value)) }
+private func number(_ value: Int) -> JSONValue { .number(Double(value)) }
+private func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
 
 extension TransportStats {
     /// JSON form.
-    public var jsonValue: StatsValue {
+    public var jsonValue: JSONValue {
         .object([
             StatsField("connectionEstimatedBandwidth", number(connectionEstimatedBandwidth)),
             StatsField("networkCondition", .string(networkCondition.rawValue)),
@@ -46,7 +46,7 @@ extension TransportStats {
 
 extension SenderStats {
     /// JSON form.
-    public var jsonValue: StatsValue {
+    public var jsonValue: JSONValue {
         .object([
             StatsField("connectionMaxAllocatedBitrate", number(connectionMaxAllocatedBitrate)),
             StatsField("connectionEstimatedBandwidth", number(connectionEstimatedBandwidth)),
@@ -56,7 +56,7 @@ extension SenderStats {
 
 extension PublisherVideoLayerStats {
     /// JSON form.
-    public var jsonValue: StatsValue {
+    public var jsonValue: JSONValue {
         .object([
             StatsField("width", number(width)), StatsField("height", number(height)),
             StatsField("encodedFrameRate", number(encodedFrameRate)),
@@ -70,7 +70,7 @@ extension PublisherVideoLayerStats {
 
 extension PublisherVideoNetworkStats {
     /// JSON form.
-    public var jsonValue: StatsValue {
+    public var jsonValue: JSONValue {
         .object([
             StatsField("connectionId", .string(connectionId)), StatsField("subscriberId", .string(subscriberId)),
             StatsField("videoPacketsLost", number(videoPacketsLost)), StatsField("videoPacketsSent", number(videoPacketsSent)),
@@ -83,7 +83,7 @@ extension PublisherVideoNetworkStats {
 
 extension PublisherAudioNetworkStats {
     /// JSON form.
-    public var jsonValue: StatsValue {
+    public var jsonValue: JSONValue {
         .object([
             StatsField("connectionId", .string(connectionId)), StatsField("subscriberId", .string(subscriberId)),
             StatsField("audioPacketsLost", number(audioPacketsLost)), StatsField("audioPacketsSent", number(audioPacketsSent)),
@@ -96,7 +96,7 @@ extension PublisherAudioNetworkStats {
 
 extension PublisherMediaLinkStats {
     /// JSON form.
-    public var jsonValue: StatsValue {
+    public var jsonValue: JSONValue {
         .object([
             StatsField("connectionId", .string(connectionId)), StatsField("subscriberId", .string(subscriberId)),
             StatsField("transport", transport.jsonValue),
@@ -106,7 +106,7 @@ extension PublisherMediaLinkStats {
 
 extension SubscriberVideoNetworkStats {
     /// JSON form.
-    public var jsonValue: StatsValue {
+    public var jsonValue: JSONValue {
         .object([
             StatsField("videoPacketsLost", number(videoPacketsLost)), StatsField("videoPacketsReceived", number(videoPacketsReceived)),
             StatsField("videoBytesReceived", number(videoBytesReceived)),
@@ -124,7 +124,7 @@ extension SubscriberVideoNetworkStats {
 
 extension SubscriberAudioNetworkStats {
     /// JSON form.
-    public var jsonValue: StatsValue {
+    public var jsonValue: JSONValue {
         .object([
             StatsField("audioPacketsLost", number(audioPacketsLost)), StatsField("audioPacketsReceived", number(audioPacketsReceived)),
             StatsField("audioBytesReceived", number(audioBytesReceived)),
@@ -136,7 +136,7 @@ extension SubscriberAudioNetworkStats {
 
 extension SubscriberMediaLinkStats {
     /// JSON form.
-    public var jsonValue: StatsValue {
+    public var jsonValue: JSONValue {
         .object([
             StatsField("transport", transport.jsonValue),
             StatsField("remotePublisherTransport", remotePublisherTransport.jsonValue),
@@ -148,22 +148,30 @@ extension SubscriberMediaLinkStats {
 extension StatsCallback {
     /// One line of `callscope replay --format ndjson`.
     public var ndjsonLine: String {
+        Self.ndjsonLine(time: time, endpoint: endpoint, peerConnection: peerConnection.rawValue, stream: stream?.rawValue ?? "",
+                        publisher: publisher, callback: event.callbackName, data: event.jsonValue)
+    }
+
+    /// `{"t":ms,"peer":..,"pc":..,"stream":..[,"publisher":..],"callback":<name>,"data":{..}}`:
+    /// the shape of every callback line (the publisher only when named).
+    package static func ndjsonLine(time: Double, endpoint: EndpointID, peerConnection: String, stream: String, publisher: PublisherID?,
+                                   callback: String, data: JSONValue) -> String {
         var line = "{\"t\":"
         JSONWriter.writeNumber(time, to: &line)
         line += ",\"peer\":"
         JSONWriter.writeString(endpoint.rawValue, to: &line)
         line += ",\"pc\":"
-        JSONWriter.writeString(peerConnection.rawValue, to: &line)
+        JSONWriter.writeString(peerConnection, to: &line)
         line += ",\"stream\":"
-        JSONWriter.writeString(stream?.rawValue ?? "", to: &line)
+        JSONWriter.writeString(stream, to: &line)
         if let publisher, publisher != .unnamed {
             line += ",\"publisher\":"
             JSONWriter.writeString(publisher.rawValue, to: &line)
         }
         line += ",\"callback\":"
-        JSONWriter.writeString(event.callbackName, to: &line)
+        JSONWriter.writeString(callback, to: &line)
         line += ",\"data\":"
-        JSONWriter.write(event.jsonValue, to: &line)
+        JSONWriter.write(data, to: &line)
         line += "}"
         return line
     }

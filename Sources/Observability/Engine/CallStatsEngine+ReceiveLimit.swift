@@ -15,7 +15,7 @@ extension CallStatsEngine {
     /// From a first `.downlink` or `.paused` until the condition has recovered with no limit set, a `critical` sample
     /// must repeat for as many intervals as a recovery takes before it is adopted, so that the
     /// policy's failed up-switches do not fire condition events under a steady impairment.
-    public mutating func setReceiveLimit(_ limit: SubscriberReceiveLimit, endpoint: EndpointID, stream: StreamID = .sole) {
+    package mutating func setReceiveLimit(_ limit: SubscriberReceiveLimit, endpoint: EndpointID, stream: StreamID = .sole) {
         receiving.setReceiveLimit(limit, endpoint: endpoint, stream: stream)
     }
 
@@ -28,7 +28,7 @@ extension CallStatsEngine {
     /// what a layer policy should decide on (the reported condition holds `warning` under
     /// `.downlink`, which must not keep the policy from stepping up again). `nil` before the
     /// stream's first report.
-    public func measuredDownlink(endpoint: EndpointID, stream: StreamID = .sole) -> TransportStats? {
+    package func measuredDownlink(endpoint: EndpointID, stream: StreamID = .sole) -> TransportStats? {
         receiving.measuredDownlink(endpoint: endpoint, stream: stream)
     }
 }

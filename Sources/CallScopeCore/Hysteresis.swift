@@ -1,6 +1,6 @@
 /// A level that ``Hysteresis`` can adopt: it says whether it is worse than another and whether
 /// it is adopted at once.
-protocol HysteresisLevel: Equatable, Sendable {
+package protocol HysteresisLevel: Equatable, Sendable {
     /// Whether moving from `adopted` to `self` is a change for the worse.
     func isWorse(than adopted: Self) -> Bool
     /// Adopted without waiting (e.g. `critical`).
@@ -8,40 +8,44 @@ protocol HysteresisLevel: Equatable, Sendable {
 }
 
 extension HysteresisLevel {
-    var adoptsImmediately: Bool { false }
+    package var adoptsImmediately: Bool { false }
 }
 
 /// Anti-flapping as a value-type state machine, shared by every score that must not flap
-/// (network condition, connection quality): a candidate in, the adoption out.
+/// (network condition, connection quality, discoverability, layer policy): a candidate in, the adoption out.
 ///
 /// The first candidate is adopted at once; afterwards a worse one after `degradeAfter`
 /// consecutive worse candidates (or at once when it ``HysteresisLevel/adoptsImmediately``), a
 /// better one after `recoverAfter` consecutive better ones. A candidate equal to the adopted
 /// level resets the count. An adoption is reported only when the level really changes.
-struct Hysteresis<Level: HysteresisLevel>: Sendable {
+package struct Hysteresis<Level: HysteresisLevel>: Sendable {
     /// What the caller does after a candidate.
-    enum Action: Equatable, Sendable {
+    package enum Action: Equatable, Sendable {
         /// `level` is now the adopted level: report the change.
         case adopt(Level)
     }
 
     /// The adopted level; `nil` before the first candidate.
-    private(set) var adopted: Level?
-    let degradeAfter: Int
-    let recoverAfter: Int
+    package private(set) var adopted: Level?
+    package let degradeAfter: Int
+    package let recoverAfter: Int
     /// The direction of the consecutive candidates counted so far (`true` = worse).
     private var pendingWorse: Bool?
-    private var pendingCount = 0
+    /// The consecutive candidates counted so far, all worse or all better than the adopted level.
+    package private(set) var pendingCount = 0
 
-    init(degradeAfter: Int, recoverAfter: Int) {
+    /// A machine that adopts its first candidate at once, or starts from `adopted` when given
+    /// (then every change counts, the first one too).
+    package init(degradeAfter: Int, recoverAfter: Int, adopted: Level? = nil) {
         self.degradeAfter = degradeAfter
         self.recoverAfter = recoverAfter
+        self.adopted = adopted
     }
 
     /// Feeds one candidate level. `immediateAfter`, when given, is how many consecutive worse
     /// candidates a level that ``HysteresisLevel/adoptsImmediately`` needs instead of one (a
     /// known, managed impairment: a short burst on top of it is not a new condition).
-    mutating func receive(_ candidate: Level, immediateAfter: Int? = nil) -> [Action] {
+    package mutating func receive(_ candidate: Level, immediateAfter: Int? = nil) -> [Action] {
         guard let current = adopted else { return adopt(candidate) }
         if candidate == current {
             resetPending()
@@ -60,7 +64,7 @@ struct Hysteresis<Level: HysteresisLevel>: Sendable {
     }
 
     /// Forgets the consecutive candidates counted so far (an interval that says nothing).
-    mutating func resetPending() {
+    package mutating func resetPending() {
         pendingWorse = nil
         pendingCount = 0
     }

@@ -1,13 +1,15 @@
-/// A raw value of a stats field, exactly as the source carried it.
+/// A JSON value, members in the order the source wrote them: the package's one JSON type (stats
+/// fields, recordings, Janus' messages, WebDriver's replies).
 ///
-/// Every field the model does not know is kept as one of these, so nothing a browser
-/// reports is ever dropped (the raw report pass-through and `callscope` show them all).
-public enum StatsValue: Sendable, Hashable {
+/// Every stats field the model does not know is kept as one of these, exactly as the source
+/// carried it, so nothing a browser reports is ever dropped (the raw report pass-through and
+/// `callscope` show them all).
+public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
-    case array([StatsValue])
+    case array([JSONValue])
     case object([StatsField])
 
     /// The value as a number, when it is one (numeric strings are not converted).
@@ -42,7 +44,7 @@ public enum StatsValue: Sendable, Hashable {
     }
 
     /// The value as an array, when it is one.
-    public var array: [StatsValue]? {
+    public var array: [JSONValue]? {
         if case .array(let value) = self { return value }
         return nil
     }
@@ -54,7 +56,7 @@ public enum StatsValue: Sendable, Hashable {
     }
 
     /// The member named `name` of an object value.
-    public subscript(name: String) -> StatsValue? {
+    public subscript(name: String) -> JSONValue? {
         guard case .object(let fields) = self else { return nil }
         return fields.first { $0.name == name }?.value
     }
@@ -65,10 +67,10 @@ public struct StatsField: Sendable, Hashable {
     /// The member name, e.g. `bytesSent`.
     public var name: String
     /// The member value.
-    public var value: StatsValue
+    public var value: JSONValue
 
     /// Creates a field.
-    public init(_ name: String, _ value: StatsValue) {
+    public init(_ name: String, _ value: JSONValue) {
         self.name = name
         self.value = value
     }

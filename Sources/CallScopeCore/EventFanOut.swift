@@ -1,13 +1,22 @@
-
 /// The `AsyncStream`s of one object: each ``makeStream()`` makes a stream; events are yielded to
-/// all of them in order, from one list per input.
-final class EventFanOut<Event: Sendable>: Sendable {
+/// all of them in order, from one list per input. The one delivery helper of every object that
+/// has streams (a call's session, publishers and subscribers; the stats monitors).
+package final class EventFanOut<Event: Sendable>: Sendable {
     private let continuations = Locked<[Int: AsyncStream<Event>.Continuation]>([:])
     private let nextID = Locked<Int>(0)
+    private let bufferingNewest: Int
 
-    /// A new stream of every later event (the newest 1024 are kept for a slow reader).
-    func makeStream() -> AsyncStream<Event> {
-        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(1024))
+    /// A fan-out whose streams each keep the newest `bufferingNewest` events for a slow reader.
+    package init(bufferingNewest: Int = 1024) {
+        self.bufferingNewest = bufferingNewest
+    }
+
+    /// Whether any stream is listening.
+    package var isListening: Bool { continuations.withLock { !$0.isEmpty } }
+
+    /// A new stream of every later event.
+    package func makeStream() -> AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(bufferingNewest))
         let id = nextID.withLock { next -> Int in
             next += 1
             return next
@@ -20,7 +29,7 @@ final class EventFanOut<Event: Sendable>: Sendable {
     }
 
     /// Yields `events`, in order, to every stream.
-    func yield(_ events: [Event]) {
+    package func yield(_ events: [Event]) {
         guard !events.isEmpty else { return }
         let targets = continuations.withLock { Array($0.values) }
         for event in events {
@@ -29,7 +38,7 @@ final class EventFanOut<Event: Sendable>: Sendable {
     }
 
     /// Finishes every stream.
-    func finish() {
+    package func finish() {
         let targets = continuations.withLock { state in
             defer { state.removeAll() }
             return Array(state.values)
