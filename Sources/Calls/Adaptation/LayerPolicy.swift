@@ -120,32 +120,40 @@ struct LayerPolicy: Sendable {
     private(set) var preferences: LayerPreferences
     private(set) var target: Target?
     private var phase = Phase.receiving
-    /// Intervals that could not carry even the lowest layer: adopted `bad` after `downAfter` in
-    /// a row, `healthy` again after one that could.
-    private var badRun: Hysteresis<IntervalHealth>
-    /// Consecutive intervals whose target was below the current layer. A count, not a
-    /// ``Hysteresis``: its threshold changes with each interval (1 soon after an up-switch) and a
-    /// new preference pre-charges it.
-    private var lowerIntervals = 0
-    private var lastChange: Duration?
-    private var lastUpSwitch: Duration?
-    private var hold: Duration
-    private var probeBackoff: Duration
+    private var runs: Runs
+    private var timing: Timing
     /// What the link carried when it was last full (bps), until it carries a fifth more.
     private var capacity: Double?
-    /// Healthy intervals with frames since the video was resumed: adopted `healthy` after
-    /// `confirmIntervals` in a row.
-    private var resumeRun: Hysteresis<IntervalHealth>
     /// Whether the audio lost packets in the last interval while the video was paused.
     private var audioLossyWhilePaused = false
+
+    /// The runs of intervals the policy counts.
+    private struct Runs: Sendable {
+        /// Intervals that could not carry even the lowest layer: adopted `bad` after
+        /// `downAfter` in a row, `healthy` again after one that could.
+        var bad: Hysteresis<IntervalHealth>
+        /// Healthy intervals with frames since the video was resumed: adopted `healthy` after
+        /// `confirmIntervals` in a row.
+        var resume: Hysteresis<IntervalHealth>
+        /// Consecutive intervals whose target was below the current layer. A count, not a
+        /// ``Hysteresis``: its threshold changes with each interval (1 soon after an up-switch)
+        /// and a new preference pre-charges it.
+        var lower = 0
+    }
+
+    /// When the layer last changed and how long the next step up and the next probe wait.
+    private struct Timing: Sendable {
+        var lastChange: Duration?
+        var lastUpSwitch: Duration?
+        var hold: Duration
+        var probeBackoff: Duration
+    }
 
     init(preferences: LayerPreferences = .init(), configuration: Configuration = .init()) {
         self.preferences = preferences
         self.configuration = configuration
-        hold = configuration.initialHold
-        probeBackoff = configuration.initialProbeBackoff
-        badRun = Self.badRun(configuration)
-        resumeRun = Self.resumeRun(configuration)
+        timing = Timing(hold: configuration.initialHold, probeBackoff: configuration.initialProbeBackoff)
+        runs = Runs(bad: Self.badRun(configuration), resume: Self.resumeRun(configuration))
     }
 
     private static func badRun(_ configuration: Configuration) -> Hysteresis<IntervalHealth> {
@@ -157,7 +165,7 @@ struct LayerPolicy: Sendable {
     }
 
     /// The hold before the next step up (it grows when an up-switch failed).
-    var currentHold: Duration { hold }
+    var currentHold: Duration { timing.hold }
 
     /// Whether the video is off now: paused by the policy or the app, or the publisher's is off
     /// (until `videoEnabled`).
@@ -189,12 +197,12 @@ struct LayerPolicy: Sendable {
             if before.subscribeToVideo, !new.subscribeToVideo { return pause(.subscriberPropertyChanged, now: now, probe: false) }
             if !before.subscribeToVideo, new.subscribeToVideo, case .paused(.subscriberPropertyChanged, _) = phase {
                 phase = .resuming(.subscriberPropertyChanged)
-                resumeRun = Self.resumeRun(configuration)
+                runs.resume = Self.resumeRun(configuration)
                 return [.resumeVideo(target ?? Target(substream: 0, temporal: temporalLayer))]
             }
             // A new preference takes effect at the next interval: no hold, no down-count.
-            lastChange = nil
-            lowerIntervals = configuration.downAfter - 1
+            timing.lastChange = nil
+            runs.lower = configuration.downAfter - 1
             return []
         case .publisherVideo(let sending):
             if !sending {
@@ -208,7 +216,7 @@ struct LayerPolicy: Sendable {
             }
             guard case .paused(.publisherPropertyChanged, _) = phase else { return [] }
             phase = .resuming(.publisherPropertyChanged)
-            resumeRun = Self.resumeRun(configuration)
+            runs.resume = Self.resumeRun(configuration)
             return []
         case .interval(let condition, let estimate, let layers, let publisherAllows, let framesDecoded, let audioLossy, let delivered):
             if let estimate {
@@ -243,24 +251,24 @@ struct LayerPolicy: Sendable {
             let resumed = Target(substream: lowest.substream, temporal: temporal)
             target = resumed
             phase = .resuming(.qualityChanged)
-            resumeRun = Self.resumeRun(configuration)
+            runs.resume = Self.resumeRun(configuration)
             return [.resumeVideo(resumed)]
         case .resuming(let reason):
             if reason == .qualityChanged, nothingFits || (audioLossy && !audioLossyWhilePaused) {
-                probeBackoff = min(probeBackoff * 2, configuration.maximumProbeBackoff)
+                timing.probeBackoff = min(timing.probeBackoff * 2, configuration.maximumProbeBackoff)
                 return pause(.qualityChanged, now: now, probe: true, announce: false)
             }
-            _ = resumeRun.receive(framesDecoded && !nothingFits ? .healthy : .bad)
-            guard resumeRun.adopted == .healthy else { return [] }
+            _ = runs.resume.receive(framesDecoded && !nothingFits ? .healthy : .bad)
+            guard runs.resume.adopted == .healthy else { return [] }
             phase = .receiving
-            lastChange = now
-            if reason == .qualityChanged { probeBackoff = configuration.initialProbeBackoff }
+            timing.lastChange = now
+            if reason == .qualityChanged { timing.probeBackoff = configuration.initialProbeBackoff }
             return [.videoEnabled(reason)]
         case .warned:
             if bad, fallbackAllowed { return pause(.qualityChanged, now: now, probe: true) }
             if !bad {
                 phase = .receiving
-                badRun = Self.badRun(configuration)
+                runs.bad = Self.badRun(configuration)
                 return [.videoDisableWarningLifted] + layerChoice(sent, fitting: fitting, estimate: estimate, condition: condition, temporal: temporal, now: now)
             }
         case .receiving:
@@ -274,9 +282,9 @@ struct LayerPolicy: Sendable {
         // lowest layer; without the fallback allowed the lowest layer is asked for with it (with
         // the fallback, the pause comes an interval later: one `configure`, not two, over a
         // downlink that delays what the router takes next).
-        _ = badRun.receive(bad ? .bad : .healthy)
+        _ = runs.bad.receive(bad ? .bad : .healthy)
         let onLowest = target.map { $0.substream == lowest.substream } ?? true
-        if case .receiving = phase, bad, badRun.adopted == .bad, onLowest || nothingFits {
+        if case .receiving = phase, bad, runs.bad.adopted == .bad, onLowest || nothingFits {
             phase = .warned
             var actions = [Action.videoDisableWarning]
             if !onLowest, !fallbackAllowed {
@@ -300,43 +308,43 @@ struct LayerPolicy: Sendable {
         let desired = Target(substream: (fitting ?? (estimate == nil ? preferredLayer(sent) : lowest)).substream, temporal: temporal)
         guard let current = target else {
             target = desired
-            lastChange = now
+            timing.lastChange = now
             return [.configure(desired)]
         }
         let lower = desired.substream < current.substream || desired.temporal < current.temporal
-        lowerIntervals = lower ? lowerIntervals + 1 : 0
+        runs.lower = lower ? runs.lower + 1 : 0
         if desired == current { return [] }
         // Nothing fits: the warning's to decide (on the lowest layer, or the pause), not a step down.
         if lower, fitting == nil, estimate != nil { return [] }
         if lower {
             // A step down soon after a step up: the up-switch brought the trouble back, and is
             // undone after one bad interval.
-            let failedUpSwitch = lastUpSwitch.map { now - $0 < hold } ?? false
-            let justUp = lastUpSwitch.map { now - $0 <= configuration.failedUpSwitchWindow } ?? false
-            guard lowerIntervals >= (justUp ? 1 : configuration.downAfter) else { return [] }
-            if failedUpSwitch { hold = min(hold * 2, configuration.maximumHold) }
-            lastUpSwitch = nil
+            let failedUpSwitch = timing.lastUpSwitch.map { now - $0 < timing.hold } ?? false
+            let justUp = timing.lastUpSwitch.map { now - $0 <= configuration.failedUpSwitchWindow } ?? false
+            guard runs.lower >= (justUp ? 1 : configuration.downAfter) else { return [] }
+            if failedUpSwitch { timing.hold = min(timing.hold * 2, configuration.maximumHold) }
+            timing.lastUpSwitch = nil
             return change(to: desired, now: now)
         }
         // Up: only after the hold (twice that when the remembered capacity does not fit the
         // layer), on a healthy downlink.
         let hopeless = capacity.map { known in (fittingLayer(sent, estimate: known, temporal: temporal)?.substream ?? -1) < desired.substream } ?? false
-        let wait = hopeless ? hold * 2 : hold
-        guard !condition.isDegraded, lastChange.map({ now - $0 >= wait }) ?? true else { return [] }
-        lastUpSwitch = now
+        let wait = hopeless ? timing.hold * 2 : timing.hold
+        guard !condition.isDegraded, timing.lastChange.map({ now - $0 >= wait }) ?? true else { return [] }
+        timing.lastUpSwitch = now
         return change(to: desired, now: now)
     }
 
     private mutating func change(to new: Target, now: Duration) -> [Action] {
         target = new
-        lastChange = now
-        lowerIntervals = 0
+        timing.lastChange = now
+        runs.lower = 0
         return [.configure(new)]
     }
 
     private mutating func pause(_ reason: CallVideoChangeReason, now: Duration, probe: Bool, announce: Bool = true) -> [Action] {
-        phase = .paused(reason, probeAt: probe ? now + probeBackoff : nil)
-        badRun = Self.badRun(configuration)
+        phase = .paused(reason, probeAt: probe ? now + timing.probeBackoff : nil)
+        runs.bad = Self.badRun(configuration)
         return announce ? [.pauseVideo, .videoDisabled(reason)] : [.pauseVideo]
     }
 
