@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 11's "Done when" on a rig recording of an `adapt-*` scenario (Rig/README.md, Scenarios):
+"""The layer policy's bounds (docs/adaptation.md) on a rig recording of an `adapt-*` scenario (Rig/README.md, Scenarios):
 
     python3 Rig/check_adapt.py RECORDING.ndjson.gz [--scenario Rig/scenarios/NAME.json]
 
@@ -10,7 +10,7 @@ Reads the subscriber's reports (decoded video frames and audio loss per second, 
 `video_expect`:
 
 - `frames-again` (a cap that fits a lower layer): video frames decoded in >= 90 % of the seconds
-  from the onset + 5 s to the cap's end (the issue: decodes again within 5 s; the 10 % leaves room
+  from the onset + 5 s to the cap's end (docs/adaptation.md: decodes again within 5 s; the 10 % leaves room
   for the policy's up-probes);
 - `disabled` (a cap below the lowest layer): `subscriber.videoDisabled` with reason
   `qualityChanged` within 5 s of the onset, audio packet loss <= 10 % from the onset + 5 s to the

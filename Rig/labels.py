@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Ground-truth labels for a rig recording (`NAME.labels.json`, see recording-format.md).
+"""Ground-truth labels for a rig recording (`NAME.labels.json`, see docs/spec/recording-format.md).
 
 record.py calls `write_labels()` at the end of every `--scenario` run. Standalone, it (re)writes the
 labels of an existing recording from its scenario, taking `t0` and the real impairment times from

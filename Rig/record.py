@@ -2,7 +2,7 @@
 """CallScope real-call recording rig.
 
 One command records a real routed call (headless Chromium -> Janus VideoRoom -> headless
-Chromium) as a `webrtc-stats-recording` (see shared spec recording-format.md):
+Chromium) as a `webrtc-stats-recording` (see docs/spec/recording-format.md):
 
     python3 Rig/record.py --seconds 40 --out Recordings/baseline-simulcast.ndjson.gz
     python3 Rig/record.py --scenario Rig/scenarios/publisher-uplink-400k.json \

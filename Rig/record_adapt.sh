@@ -1,5 +1,5 @@
 #!/bin/bash
-# Records issue 11's rig scenarios (the layer policy and audio fallback) in one command, as root:
+# Records the adapt-* rig scenarios (the layer policy and audio fallback, docs/adaptation.md) in one command, as root:
 #
 #     Rig/record_adapt.sh [OUT_DIR] [SCENARIO...]
 #
@@ -8,7 +8,7 @@
 # (`flock /tmp/callscope-rig.lock`) only while it runs, so other rig users get turns in between.
 # Extra record.py options (e.g. `--callscope PATH`) go in RECORD_ARGS. Each scenario is 110 s
 # of call, ~2 min 50 s end to end. After each recording, Rig/check_adapt.py checks its
-# scenario's `video_expect` (issue 11's "Done when"); at the end `callscope evaluate` (CALLSCOPE_CLI,
+# scenario's `video_expect` (what docs/adaptation.md promises); at the end `callscope evaluate` (CALLSCOPE_CLI,
 # default .build/release/callscope) scores the recordings made. Exit 1 when any recording or check
 # failed (the others still run).
 set -u

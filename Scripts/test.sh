@@ -46,9 +46,10 @@ rm -f "$frames_out"
 # The call-by-call frame timing harness (docs/speed.md) must keep compiling against the AVX2
 # kernels: built, not run (timings are not tests; ~2 s).
 if [ "$(uname -m)" = x86_64 ]; then bash Scripts/frames_harness.sh --build-only; fi
-# The rig's own unit tests: the SDK path's relabelling (Rig/sdk_peers.py) and the adapt-* checker
+# The rig's own unit tests: the SDK path's relabelling (Rig/callscope_rig/peers.py) and the adapt-* checker
 # (Rig/check_adapt.py); < 1 s each.
 python3 Rig/test_sdk_peers.py
+python3 Rig/test_package.py
 python3 Rig/test_check_adapt.py
 # Every shipped recording: its publishers' three layers, one decoded stream per publisher, every
 # publisher's sender stats, no CPU-limited layer in its clean part, and labels matching its

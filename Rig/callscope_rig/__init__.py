@@ -13,7 +13,7 @@ only. The scripts in Rig/ (`record.py`, `discover_real.py`, the checkers) and
   browser peer, `chrome://webrtc-internals` dumps and decoded frames as Y4M.
 - `peers`: the SDK path: peers as `callscope call --record` processes, their warm-up and the merge
   of their recordings into the rig's.
-- `recording`: reading and writing `webrtc-stats-recording` files (shared/spec/recording-format.md).
+- `recording`: reading and writing `webrtc-stats-recording` files (docs/spec/recording-format.md).
 """
 import os
 

@@ -1,4 +1,4 @@
-"""`webrtc-stats-recording` files (shared/spec/recording-format.md): a header line, then sample
+"""`webrtc-stats-recording` files (docs/spec/recording-format.md): a header line, then sample
 lines (`t`, `peer`, `pc`, `report`) and event lines (`t`, `peer`, [`pc`,] `event`, `data`), NDJSON,
 gzip when the name ends in .gz. The rig's own lines (header, `impairment-*`) are written here; its
 peers' samples and events come from `callscope call --record` (the SDK path) or the pages.

@@ -1,7 +1,7 @@
 import CallsChromium
 import Foundation
 
-/// A network namespace for one real test, like the rig's (Rig/record.py NetLab): `csrig-calls`
+/// A network namespace for one real test, like the rig's (Rig/callscope_rig/netlab.py): `csrig-calls`
 /// joined to the root namespace by a veth pair (`csrig-calls0` 10.201.3.1 in the root namespace,
 /// `csrig-calls1` 10.201.3.2 inside), a route to 10.201.0.0/16 only. The `csrig-` prefix makes
 /// `Rig/record.py --cleanup-only` remove it too; tests using it run under the rig lock.

@@ -93,7 +93,7 @@ struct RealAdaptationTests {
     }
 
     /// Caps everything toward the namespace (Bob's downlink) at `kbit` kbit/s: a token bucket
-    /// on the root side of the veth, as the rig's `rate` impairment (Rig/record.py: burst
+    /// on the root side of the veth, as the rig's `rate` impairment (Rig/callscope_rig/netlab.py set_rate: burst
     /// ~40 ms at the rate, at least 6000 bytes; 300 ms of queue).
     static func cap(kbit: Int) async throws {
         let burst = max(6000, kbit * 1000 / 8 / 25)

@@ -5,7 +5,7 @@ import Observability
 import RTCStats
 import Testing
 
-/// Issue 14 item 9: a recording whose lines are out of time order (merged or concatenated
+/// A recording whose lines are out of time order (merged or concatenated
 /// files) replays to the same callbacks as the ordered one, instead of the engine dropping the
 /// samples that arrive after a later one.
 @Suite struct ReplayOrderTests {

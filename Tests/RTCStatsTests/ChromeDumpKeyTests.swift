@@ -3,7 +3,7 @@ import Foundation
 import RTCStats
 import Testing
 
-/// Issue 14 items 3 and 4 on the real subscriber dump in `Recordings/` (Chromium, new layout),
+/// The dump reader on the real subscriber dump in `Recordings/` (Chromium, new layout),
 /// checked against an independent reading with `JSONSerialization`.
 @Suite struct ChromeDumpKeyTests {
     static func recording(_ name: String) throws -> [UInt8] {

@@ -3,7 +3,7 @@ import Foundation
 import RTCStats
 import Testing
 
-/// Issue 14 items 9 and 10: damage costs only what it touches, and says what it cost.
+/// Damage costs only what it touches, and says what it cost.
 @Suite struct DamagedInputTests {
     static func recording(_ name: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: Synthetic.repositoryRoot().appendingPathComponent("Recordings/\(name)")))

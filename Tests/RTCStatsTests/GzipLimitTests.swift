@@ -3,7 +3,7 @@ import Foundation
 import RTCStats
 import Testing
 
-/// Issue 14 item 11: decompression stops at the configured limits, while inflating.
+/// Decompression stops at the configured limits, while inflating.
 @Suite struct GzipLimitTests {
     /// A hand-made gzip bomb: one literal `byte`, then `matches` copies of 258 bytes at
     /// distance 1, in one fixed-Huffman block (RFC 1951 §3.2.6): 13 bits per 258 bytes of
