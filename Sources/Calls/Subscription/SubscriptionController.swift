@@ -169,7 +169,11 @@ final class SubscriptionController {
     /// session forgets it. Idempotent.
     func close(in session: isolated CallSession) async {
         guard isOpen else { return }
-        let pc = connection.peerConnection, handle = connection.handle
+        await end(closing: connection.peerConnection, handle: connection.handle, in: session)
+    }
+
+    /// Takes no more input, closes `pc` and `handle`, and is forgotten.
+    private func end(closing pc: PeerConnectionID?, handle: RouterHandleID?, in session: isolated CallSession) async {
         connection.close()
         await closeMedia(pc, handle: handle, in: session)
         qualityWatcher?.cancel()
@@ -213,10 +217,6 @@ extension SubscriptionController: MediaConnectionRole {
     }
 
     func tearDown(_ peerConnection: PeerConnectionID?, handle: RouterHandleID?, in session: isolated CallSession) async {
-        connection.close()
-        await closeMedia(peerConnection, handle: handle, in: session)
-        qualityWatcher?.cancel()
-        qualityWatcher = nil
-        session.subscriptionEnded(self)
+        await end(closing: peerConnection, handle: handle, in: session)
     }
 }
