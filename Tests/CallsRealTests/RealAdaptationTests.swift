@@ -238,4 +238,27 @@ struct RealAdaptationTests {
             #expect(up.map { $0 <= 2 } == true, "raised within 2 intervals: \(String(describing: up))")
         }
     }
+
+    /// `subscribeToAudio = false` on real Janus: the audio packets received stop growing within
+    /// two intervals while frames keep being decoded; `true` brings them back within two.
+    @Test(.timeLimit(.minutes(3)))
+    func subscribeToAudioPausesAndResumesTheAudioAlone() async throws {
+        await withCapRig { _, observed in
+            func received(after time: Date) -> [UInt64] { observed.audioCounters.filter { $0.0 > time }.map(\.2) }
+            let off = Date()
+            observed.subscriber.subscribeToAudio = false
+            try await Task.sleep(for: .seconds(5))
+            // Seconds 3-5 after the change: the counter no longer moves.
+            let paused = received(after: off.addingTimeInterval(2.5))
+            let framesWhilePaused = observed.frameRates.filter { $0.0 > off.addingTimeInterval(2.5) }.map(\.1)
+            let on = Date()
+            observed.subscriber.subscribeToAudio = true
+            try await Task.sleep(for: .seconds(5))
+            let resumed = received(after: on.addingTimeInterval(2.5))
+            progress("measured subscribeToAudio: received while paused \(paused), frame rates \(framesWhilePaused), after resuming \(resumed)")
+            #expect(paused.count >= 2 && Set(paused).count == 1, "no audio packet from 2.5 s after the pause: \(paused)")
+            #expect(!framesWhilePaused.isEmpty && framesWhilePaused.allSatisfy { $0 > 0 }, "video kept decoding: \(framesWhilePaused)")
+            #expect(resumed.count >= 2 && resumed.last! > resumed.first!, "audio arrives again: \(resumed)")
+        }
+    }
 }

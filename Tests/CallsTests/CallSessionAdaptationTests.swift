@@ -88,4 +88,37 @@ import Testing
         rig.signaling.releaseConfigureReplies()
         await rig.session.disconnect()
     }
+
+    /// `subscribeToAudio` (seed 004's `OTSubscriberKit.subscribeToAudio`): `false` pauses the
+    /// offer's audio mid (0) at the router at the next interval, `true` resumes it; the video's
+    /// configuration (mid 1) is left alone, and an unchanged value sends nothing.
+    @Test func subscribeToAudioPausesAndResumesTheAudioMidOnly() async throws {
+        let rig = CallSessionTests.Rig(configuration: CallSessionConfiguration(statsInterval: .seconds(1), subscriberHealthInterval: nil))
+        rig.signaling.setSubscriptionOffer(Self.offer)
+        try await rig.session.connect()
+        let subscriber = CallSubscriber(stream: try await rig.stream("7"))
+        try await rig.session.subscribe(subscriber)
+        let pc = PeerConnectionID("pc-1")
+        func interval(_ second: Double) async {
+            rig.engine.setReport(SubscriberAdaptationTests.report(time: 1_800_000_000_000 + second * 1000, pairBytes: 200_000 * second,
+                                                                  videoReceived: 100 * second, videoLost: 0, framesDecoded: 15 * second), for: pc)
+            let before = rig.engine.calls.filter { $0 == "stats pc-1" }.count
+            await rig.clock.waitForSleepers(1)
+            rig.clock.advance(by: .seconds(1))
+            await eventually("sample \(second)") { rig.engine.calls.filter { $0 == "stats pc-1" }.count > before }
+        }
+        func audioConfigures() -> [String] { rig.signaling.calls.filter { $0.hasPrefix("configure sub-1 mid=0") } }
+        #expect(subscriber.subscribeToAudio)
+        await interval(1)
+        #expect(audioConfigures().isEmpty, "the router forwards audio already")
+        subscriber.subscribeToAudio = false
+        await interval(2)
+        await eventually("audio paused") { audioConfigures() == ["configure sub-1 mid=0 send=false"] }
+        await interval(3)
+        subscriber.subscribeToAudio = true
+        await interval(4)
+        await eventually("audio resumed") { audioConfigures() == ["configure sub-1 mid=0 send=false", "configure sub-1 mid=0 send=true"] }
+        #expect(!rig.signaling.calls.contains { $0.hasPrefix("configure sub-1 mid=1 send=") }, "the video is not paused")
+        await rig.session.disconnect()
+    }
 }

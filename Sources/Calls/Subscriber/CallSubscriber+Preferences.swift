@@ -25,6 +25,14 @@ extension CallSubscriber {
         set { storedPreferences.withLock { $0.subscribeToVideo = newValue } }
     }
 
+    /// Whether to receive the audio (`subscribeToAudio`, default `true`); `false` pauses the
+    /// audio media section at the router, `true` resumes it. The video is not affected. A change
+    /// takes effect within one stats interval, and holds across reconnections.
+    public var subscribeToAudio: Bool {
+        get { storedAudioWanted.withLock { $0 } }
+        set { storedAudioWanted.withLock { $0 = newValue } }
+    }
+
     /// This subscriber's own audio-fallback switch (default `true`): when `false` its video is
     /// never switched off for quality, whatever the publisher allows.
     public var audioFallbackEnabled: Bool {

@@ -83,6 +83,8 @@ public final class CallSubscriber: Sendable {
     /// The app's layer preferences (``preferredResolution`` ...), read by the session each interval.
     let storedPreferences = Locked(LayerPreferences())
     let storedReceiveLimit = Locked(SubscriberReceiveLimit.none)
+    /// ``subscribeToAudio``.
+    let storedAudioWanted = Locked(true)
 
     /// Creates a subscriber for `stream`.
     public init(stream: CallStream, delegate: (any CallSubscriberDelegate)? = nil) {

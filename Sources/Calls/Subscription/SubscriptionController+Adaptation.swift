@@ -30,7 +30,7 @@ extension SubscriptionController {
     /// audio lost 25 % meanwhile). Janus acts on a request when it arrives, in arrival order;
     /// the answer only says it did. A failed answer is still reported, while the subscriber
     /// still uses that handle.
-    private func sendInOrder(_ configuration: RouterStreamConfiguration, handle: RouterHandleID, in session: isolated CallSession) {
+    func sendInOrder(_ configuration: RouterStreamConfiguration, handle: RouterHandleID, in session: isolated CallSession) {
         let previous = configuring
         let signaling = session.signaling
         // On the session's executor (they capture the isolated `session`).
@@ -47,6 +47,15 @@ extension SubscriptionController {
         }
     }
 
+    /// Applies ``CallSubscriber/subscribeToAudio`` to the audio media section when it differs
+    /// from what the router was last asked (a new handle forwards audio again).
+    func applySubscribeToAudio(in session: isolated CallSession) {
+        let wanted = subscriber.subscribeToAudio
+        guard let mid = audio.mid, let handle = connection.handle, wanted != audio.forwarded else { return }
+        audio.forwarded = wanted
+        sendInOrder(RouterStreamConfiguration(mid: mid, send: wanted), handle: handle, in: session)
+    }
+
     private func configureFailed(handle: RouterHandleID, error: any Error, in session: isolated CallSession) {
         guard isOpen, connection.handle == handle else { return }
         subscriber.deliver([.didFail(CallError.wrapping(error, "configure"))])
@@ -55,12 +64,15 @@ extension SubscriptionController {
 
 extension SubscriberAdaptation {
     /// The mid of the first video media section of an SDP, or `nil`.
-    static func videoMid(in description: SessionDescription) -> String? {
-        var inVideo = false
+    static func videoMid(in description: SessionDescription) -> String? { mid(of: "video", in: description) }
+
+    /// The mid of the first media section of `kind` (`audio`, `video`) of an SDP, or `nil`.
+    static func mid(of kind: String, in description: SessionDescription) -> String? {
+        var inKind = false
         for line in description.sdp.split(whereSeparator: \.isNewline) {
             if line.hasPrefix("m=") {
-                inVideo = line.hasPrefix("m=video")
-            } else if inVideo, line.hasPrefix("a=mid:") {
+                inKind = line.hasPrefix("m=\(kind) ")
+            } else if inKind, line.hasPrefix("a=mid:") {
                 return String(line.dropFirst("a=mid:".count).filter { !$0.isWhitespace })
             }
         }

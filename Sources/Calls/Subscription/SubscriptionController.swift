@@ -14,6 +14,15 @@ final class SubscriptionController {
     var configuring: Task<Void, Never>?
     /// Tells the session of the subscriber monitor's connection-quality changes.
     private var qualityWatcher: Task<Void, Never>?
+    /// The audio media section and whether the router was last asked to forward it.
+    var audio = AudioSection()
+
+    /// The subscription's audio media section.
+    struct AudioSection {
+        var mid: String?
+        /// What the router forwards: a new handle forwards the audio.
+        var forwarded = true
+    }
 
     init(subscriber: CallSubscriber, settings: MediaConnectionMachine.Settings) {
         self.subscriber = subscriber
@@ -36,6 +45,7 @@ final class SubscriptionController {
         let pc = try await session.engine.makePeerConnection(session.configuration.peerConnection)
         session.trickle.expect(pc)
         adaptation.restart(videoMid: SubscriberAdaptation.videoMid(in: offer.offer))
+        audio = AudioSection(mid: SubscriberAdaptation.mid(of: "audio", in: offer.offer))
         await connection.feed(.peerConnectionStarted(pc, offer.handle), in: session)
         try await answer(offer.offer, pc: pc, handle: offer.handle, in: session)
     }
@@ -135,6 +145,7 @@ final class SubscriptionController {
         session.pathsSampled(reading.connection.paths, of: self)
         if let size = reading.decodedVideo { session.decodedVideo(CallVideoDimensions(width: size.width, height: size.height), of: stream) }
         let reportTime = reading.reportTime ?? session.wallClock().timeIntervalSince1970 * 1000
+        applySubscribeToAudio(in: session)
         await adapt(reading, reportTime: reportTime, in: session)
         let progress = reading.connection.progress
         await connection.feed(.statsSample(pc, bytesReceived: progress.bytesReceived, responsesReceived: progress.responsesReceived), in: session)
