@@ -21,6 +21,15 @@ final class PublicationController {
         connection.role = self
     }
 
+    /// The peer connection publishing now; the monitor's fresh raw reports come from it, and
+    /// what it kept of `old` is dropped.
+    private func publish(on pc: PeerConnectionID, replacing old: PeerConnectionID?, in session: isolated CallSession) {
+        peerConnection = pc
+        let engine = session.engine
+        publisher.statsMonitor.setFreshReportSource { (try? await engine.stats(of: pc)).map { (pc, $0) } }
+        if let old { publisher.statsMonitor.forget(peerConnection: old) }
+    }
+
     var isOpen: Bool { !connection.isClosed }
 
     // MARK: - Publishing
@@ -30,6 +39,7 @@ final class PublicationController {
     func start(on handle: RouterHandleID, as own: CallConnection, in session: isolated CallSession) async throws {
         await connection.feed(.peerConnectionStarted(peerConnection, handle), in: session)
         let pc = peerConnection
+        publish(on: pc, replacing: nil, in: session)
         let offer = try await prepareOffer(on: pc, in: session)
         let answer = try await session.signaling.publish(offer: offer)
         // Published: the stream exists before the connection can report anything about it.
@@ -74,6 +84,7 @@ final class PublicationController {
     func close(_ ending: Ending, in session: isolated CallSession) async {
         guard isOpen else { return }
         connection.close()
+        publisher.statsMonitor.setFreshReportSource(nil)
         session.publicationEnded(self)
         session.trickle.forget(peerConnection)
         if ending == .unpublished { try? await session.signaling.unpublish() }
@@ -183,7 +194,7 @@ extension PublicationController: MediaConnectionRole {
             let pc = try await session.engine.makePeerConnection(session.configuration.peerConnection)
             made = pc
             session.trickle.expect(pc)
-            peerConnection = pc
+            publish(on: pc, replacing: old, in: session)
             let offer = try await prepareOffer(on: pc, in: session)
             let result = try await session.signaling.republish(offer: offer, display: own.data, participantID: FeedID(own.connectionId))
             guard isOpen, peerConnection == pc else {

@@ -59,6 +59,18 @@ public final class CallPublisher: Sendable {
     /// Every later lifecycle event (a new stream per access).
     public var events: AsyncStream<CallPublisherEvent> { fanOut.makeStream() }
 
+    /// Receives the raw reports asked for with ``getRtcStatsReport()`` (held weakly by the
+    /// monitor).
+    public var rtcStatsReportDelegate: (any RtcStatsReportDelegate)? {
+        get { statsMonitor.rtcStatsReportDelegate }
+        set { statsMonitor.rtcStatsReportDelegate = newValue }
+    }
+
+    /// Asks for the raw WebRTC report of its peer connection, asynchronously: while it is
+    /// published it is a fresh one (a new `getStats()`), else the last one sampled.
+    /// ``rtcStatsReportDelegate`` receives it.
+    public func getRtcStatsReport() { statsMonitor.getRtcStatsReport() }
+
     /// The stats delegate, on the publisher as in docs/spec/README.md (held weakly by the monitor).
     public var networkStatsDelegate: (any PublisherNetworkStatsDelegate)? {
         get { statsMonitor.delegate }

@@ -102,6 +102,18 @@ public final class CallSubscriber: Sendable {
         set { storedDelegate.withLock { $0 = WeakSubscriberDelegate(newValue) } }
     }
 
+    /// Receives the raw reports asked for with ``getRtcStatsReport()`` (held weakly by the
+    /// monitor).
+    public var rtcStatsReportDelegate: (any RtcStatsReportDelegate)? {
+        get { statsMonitor.rtcStatsReportDelegate }
+        set { statsMonitor.rtcStatsReportDelegate = newValue }
+    }
+
+    /// Asks for the raw WebRTC report of its peer connection, asynchronously: while it is
+    /// subscribed it is a fresh one (a new `getStats()`), else the last one sampled.
+    /// ``rtcStatsReportDelegate`` receives it.
+    public func getRtcStatsReport() { statsMonitor.getRtcStatsReport() }
+
     /// The stats delegate, on the subscriber as in docs/spec/README.md (held weakly by the monitor).
     public var networkStatsDelegate: (any SubscriberNetworkStatsDelegate)? {
         get { statsMonitor.delegate }

@@ -44,6 +44,8 @@ final class SubscriptionController {
         }
         let pc = try await session.engine.makePeerConnection(session.configuration.peerConnection)
         session.trickle.expect(pc)
+        let engine = session.engine
+        subscriber.statsMonitor.setFreshReportSource { (try? await engine.stats(of: pc)).map { (pc, $0) } }
         adaptation.restart(videoMid: SubscriberAdaptation.videoMid(in: offer.offer))
         audio = AudioSection(mid: SubscriberAdaptation.mid(of: "audio", in: offer.offer))
         await connection.feed(.peerConnectionStarted(pc, offer.handle), in: session)
@@ -186,6 +188,7 @@ final class SubscriptionController {
     /// Takes no more input, closes `pc` and `handle`, and is forgotten.
     private func end(closing pc: PeerConnectionID?, handle: RouterHandleID?, in session: isolated CallSession) async {
         connection.close()
+        subscriber.statsMonitor.setFreshReportSource(nil)
         await closeMedia(pc, handle: handle, in: session)
         qualityWatcher?.cancel()
         qualityWatcher = nil

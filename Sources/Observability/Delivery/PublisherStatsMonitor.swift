@@ -8,7 +8,7 @@ import RTCStats
 ///
 /// Nothing is computed while neither a delegate, a stream nor a sender-stats sender is attached.
 public final class PublisherStatsMonitor: @unchecked Sendable {
-    // @unchecked: `core` is thread-safe; `rawReports`, `pathWatch` and `storedSenderStatsSender` are only
+    // @unchecked: `core` is thread-safe; `rawReports`, `pathWatch`, `freshReports` and `storedSenderStatsSender` are only
     // touched inside `core.withEngine` / `core.process`, under its lock.
     private let core: MonitorCore<any PublisherNetworkStatsDelegate>
     private var rawReports: [String: StatsReport] = [:]
@@ -20,6 +20,7 @@ public final class PublisherStatsMonitor: @unchecked Sendable {
     private var storedSenderStatsSender: (@Sendable ([UInt8]) -> Void)?
     private var storedSenderStatsPaths: [SenderStatsMessage.Path]?
     private var pathWatch = ConnectionPathWatch()
+    private var freshReports: FreshReportSource?
     private static let endpoint = EndpointID("publisher")
 
     /// Creates a monitor. `senderStatsTrack`: make a sender-stats message each report, for the
@@ -121,11 +122,28 @@ public final class PublisherStatsMonitor: @unchecked Sendable {
         }
     }
 
-    /// Asks for the raw reports; ``rtcStatsReportDelegate`` receives them on `queue`.
+    /// Asks for the raw reports; ``rtcStatsReportDelegate`` receives them on `queue`. While a
+    /// call publishes through it (a `CallPublisher`'s monitor), its connection's report is a
+    /// fresh one, a new `getStats()`; otherwise the latest ones fed.
     public func getRtcStatsReport(on queue: DispatchQueue = .global()) {
-        let reports = rtcStatsReport()
-        let delegate = rtcStatsReportDelegate
-        queue.async { delegate?.publisher(self, rtcStatsReport: reports) }
+        let source = core.withEngine { _ in freshReports }
+        Task {
+            if let fresh = await source?() { core.withEngine { _ in rawReports[fresh.peerConnection.rawValue] = fresh.report } }
+            let reports = rtcStatsReport()
+            let delegate = rtcStatsReportDelegate
+            queue.async { delegate?.publisher(self, rtcStatsReport: reports) }
+        }
+    }
+
+    /// Where ``getRtcStatsReport(on:)`` takes a fresh report from (`nil`: the latest fed).
+    package func setFreshReportSource(_ source: FreshReportSource?) {
+        core.withEngine { _ in freshReports = source }
+    }
+
+    /// Drops what it kept of a peer connection that is gone (a republish replaced it): its
+    /// raw report is no longer listed.
+    package func forget(peerConnection: PeerConnectionID) {
+        core.withEngine { _ in rawReports[peerConnection.rawValue] = nil }
     }
 }
 
@@ -137,3 +155,7 @@ package struct PublisherReading: Sendable {
     /// `senderStatsTrack` or before the engine has one.
     package var senderStats: SenderStatsMessage?
 }
+
+/// A fresh report of a peer connection, on demand (a new `getStats()`); `nil` when it cannot
+/// be had (the connection closed).
+package typealias FreshReportSource = @Sendable () async -> (peerConnection: PeerConnectionID, report: StatsReport)?

@@ -12,6 +12,8 @@ public final class SubscriberStatsMonitor: @unchecked Sendable {
     private var rawReport: StatsReport?
     /// The paths of the connection's reports (under `core`'s lock, like `rawReport`).
     var pathWatch = ConnectionPathWatch()
+    /// Where a fresh report comes from while a call samples this stream (under `core`'s lock).
+    private var freshReports: FreshReportSource?
     static let endpoint = EndpointID("subscriber")
 
     /// Creates a monitor for the stream `stream` from `publisher`. On a connection carrying
@@ -70,10 +72,21 @@ public final class SubscriberStatsMonitor: @unchecked Sendable {
         core.withEngine { _ in rawReport?.jsonArray() ?? "[]" }
     }
 
-    /// Asks for the raw report; ``rtcStatsReportDelegate`` receives it on `queue`.
+    /// Asks for the raw report; ``rtcStatsReportDelegate`` receives it on `queue`. While a call
+    /// samples this stream (a `CallSubscriber`'s monitor), it is a fresh report, a new
+    /// `getStats()` of the connection; otherwise the latest one fed.
     public func getRtcStatsReport(on queue: DispatchQueue = .global()) {
-        let report = rtcStatsReport()
-        let delegate = rtcStatsReportDelegate
-        queue.async { delegate?.subscriber(self, rtcStatsReport: report) }
+        let source = core.withEngine { _ in freshReports }
+        Task {
+            if let fresh = await source?() { core.withEngine { _ in rawReport = fresh.report } }
+            let report = rtcStatsReport()
+            let delegate = rtcStatsReportDelegate
+            queue.async { delegate?.subscriber(self, rtcStatsReport: report) }
+        }
+    }
+
+    /// Where ``getRtcStatsReport(on:)`` takes a fresh report from (`nil`: the latest fed).
+    package func setFreshReportSource(_ source: FreshReportSource?) {
+        core.withEngine { _ in freshReports = source }
     }
 }
