@@ -33,7 +33,8 @@ extension CommandLineTests {
         let expected = directory.appendingPathComponent("expected.html").path
         let run = try callscope("report", file, "-o", expected)
         #expect(run.status == 0, "\(run.errors)")
-        #expect(page == (try String(contentsOfFile: expected, encoding: .utf8)))
+        let expectedPage = try String(contentsOfFile: expected, encoding: .utf8)
+        #expect(page == expectedPage)
         #expect(page.contains(#""peers":["publisher","subscriber"]"#), "the recording's peers are in the page's data")
     }
 

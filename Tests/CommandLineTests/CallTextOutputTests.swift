@@ -44,7 +44,7 @@ import Testing
 
     @Test func aLiveCallPrintsEachCallbacksValuesThenTheSummaryAndTimeline() async {
         let output = Output()
-        let printer = CallEventPrinter(format: .text, start: Self.start, output: output.append)
+        let printer = CallEventPrinter(format: .text, start: Self.start, output: { output.append($0) })
         let warning = Self.subscriberLink(at: Self.start + 2000, condition: .warning, source: .local)
         printer.stats(Self.subscriberVideo(at: Self.start + 1000), stream: "4242")
         printer.stats(Self.publisherVideo(at: Self.start + 1500), stream: "")
@@ -78,7 +78,7 @@ import Testing
     /// filled in), and the end adds nothing.
     @Test func ndjsonStaysTheReplayLineAndEndsWithNothing() async {
         let output = Output()
-        let printer = CallEventPrinter(format: .ndjson, start: Self.start, output: output.append)
+        let printer = CallEventPrinter(format: .ndjson, start: Self.start, output: { output.append($0) })
         printer.stats(Self.subscriberVideo(at: Self.start + 1000), stream: "4242")
         await printer.finish(at: Self.start + 6000)
         var expected = Self.subscriberVideo(at: Self.start + 1000)
