@@ -17,7 +17,8 @@ struct CallCommand: Command {
     callscope call --janus URL [--room N] [--publish] [--subscribe all|none] [--duration S]
                    [--format text|ndjson] [--display NAME] [--chromedriver PATH] [--chromium PATH]
                    [--stun HOST:PORT [--turn HOST:PORT --user U --password P]]
-                   [--record FILE] [--report FILE] [--width W --height H --fps N --bitrates q,h,f --camera-file FILE]
+                   [--record FILE] [--report FILE]
+                   [--width W --height H --fps N --bitrates q,h,f --camera-file FILE]
                    [--preferred-resolution WxH] [--preferred-frame-rate F] [--no-audio-fallback]
                    [--publisher-no-audio-fallback]
 
