@@ -17,7 +17,8 @@ struct CallCommand: Command {
     callscope call --janus URL [--room N] [--publish] [--subscribe all|none] [--duration S]
                    [--format text|ndjson] [--display NAME] [--chromedriver PATH] [--chromium PATH]
                    [--stun HOST:PORT [--turn HOST:PORT --user U --password P]]
-                   [--record FILE] [--width W --height H --fps N --bitrates q,h,f --camera-file FILE]
+                   [--record FILE] [--report FILE]
+                   [--width W --height H --fps N --bitrates q,h,f --camera-file FILE]
                    [--preferred-resolution WxH] [--preferred-frame-rate F] [--no-audio-fallback]
                    [--publisher-no-audio-fallback]
 
@@ -36,6 +37,12 @@ struct CallCommand: Command {
     message the SDK fed its stats monitors, the subscribers' stream bindings, the receive limits
     the layer policy gave them when it decided (subscriber.receiveLimit {limit, stream}) and the
     lifecycle events; `callscope replay FILE` gives the same stats callbacks.
+    --report FILE writes, when the call ends, the HTML report `callscope report` writes for that
+    recording (with or without --record).
+    --format text (default) prints each stats callback's values as `replay` does (layers, sizes,
+    frame rates, bitrates, loss, condition and reason, degradation source; events marked ▶),
+    and ends with the call's span, a summary per stream and the timeline of degradations
+    (times from the call's start); --format ndjson prints one JSON line per callback and event.
     \(CallMediaOptions.help)
     The subscribers' layer policy prints (and records) subscriber.layerChanged {substream,
     temporal, limit}, subscriber.videoDisableWarning / videoDisableWarningLifted and
@@ -58,6 +65,7 @@ struct CallCommand: Command {
     var chromium = ChromiumOptions()
     var discoverability: SessionDiscoverability?
     var record: String?
+    var report: String?
     var media = CallMediaOptions()
     var preferredResolution: CallVideoDimensions?
     var preferredFrameRate: Double?
@@ -98,6 +106,7 @@ struct CallCommand: Command {
             case "--chromedriver": chromium.chromedriverPath = try value(argument)
             case "--chromium": chromium.chromiumPath = try value(argument)
             case "--record": record = try value(argument)
+            case "--report": report = try value(argument)
             case "--preferred-resolution":
                 let parts = try value(argument).split(separator: "x")
                 guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else {
@@ -134,7 +143,8 @@ struct CallCommand: Command {
         guard let janus else { return }
         let end = CallEnd()
         defer { end.finish() }
-        let recorder = try record.map { try CallRecorder(path: $0, display: display) }
+        if let report, !FileManager.default.createFile(atPath: report, contents: nil) { throw UsageError("--report: cannot create \(report)") }
+        let recorder = record != nil || report != nil ? try CallRecorder(path: record, display: display) : nil
         let out = CallEventPrinter(format: format, recorder: recorder)
         let engine = try await ChromiumMediaEngine.launch(chromium)
         let session = CallSession(signaling: JanusSignaling(url: janus, room: room), engine: engine,
@@ -173,15 +183,33 @@ struct CallCommand: Command {
         } catch {
             await session.disconnect()
             await engine.shutdown()
-            try? recorder?.finish(browser: engine.browserVersion.map { "Chromium " + $0 }, sfu: nil, intervalMilliseconds: 1000)
+            if let recording = try? recorder?.finish(browser: engine.browserVersion.map { "Chromium " + $0 }, sfu: nil, intervalMilliseconds: 1000) {
+                try? writeReport(of: recording)
+            }
             throw error
         }
         await session.disconnect()
         for task in followers { task.cancel() }
         await engine.shutdown()
-        out.finish()
-        try recorder?.finish(browser: engine.browserVersion.map { "Chromium " + $0 }, sfu: await JanusInfo.version(at: janus),
-                             intervalMilliseconds: Double(session.configuration.statsInterval.components.seconds) * 1000
-                                 + Double(session.configuration.statsInterval.components.attoseconds) / 1e15)
+        await out.finish()
+        let recording = try recorder?.finish(browser: engine.browserVersion.map { "Chromium " + $0 }, sfu: await JanusInfo.version(at: janus),
+                                             intervalMilliseconds: Double(session.configuration.statsInterval.components.seconds) * 1000
+                                                 + Double(session.configuration.statsInterval.components.attoseconds) / 1e15)
+        if let recording { try writeReport(of: recording) }
     }
+
+    /// `--report`: the page `callscope report` writes for the call's own recording.
+    func writeReport(of recording: [UInt8]) throws {
+        guard let report else { return }
+        do {
+            try ReportCommand.write(try replayCallbacks(recording: recording, name: record ?? "callscope call \(display)"), to: report)
+        } catch let error as ReplayFileError {
+            throw CallReportFailure(description: "--report: \(error.message)")
+        }
+    }
+}
+
+/// A `--report` that could not be made (the message says why).
+struct CallReportFailure: Error, CustomStringConvertible {
+    let description: String
 }

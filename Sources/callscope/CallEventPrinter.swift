@@ -5,18 +5,26 @@ import Observability
 import RTCStats
 
 /// Prints `callscope call`'s lines, one writer for every source: session and subscriber
-/// lifecycle events (`t` in unix ms) and stats callbacks (the replay interface's lines).
+/// lifecycle events (`t` in unix ms) and stats callbacks (the replay interface's lines; in
+/// text, their values as `replay` prints them, with the summary and timeline at the end).
 final class CallEventPrinter: Sendable {
     let format: CallCommand.Format
     private let lock = Locked(())
     private let followers = Locked<[Task<Void, Never>]>([])
+    /// The text form of the stats callbacks; its timeline counts from the printer's creation.
+    private let text: Locked<CallbackTextPrinter>
+    /// Where the text goes (standard output; a test collects it).
+    private let output: @Sendable (String) -> Void
 
     /// Also writes the lifecycle events to `callscope call --record`'s file, when recording.
     let recorder: CallRecorder?
 
-    init(format: CallCommand.Format, recorder: CallRecorder? = nil) {
+    init(format: CallCommand.Format, recorder: CallRecorder? = nil, start: Double = Date().timeIntervalSince1970 * 1000,
+         output: @escaping @Sendable (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) }) {
         self.format = format
         self.recorder = recorder
+        self.output = output
+        text = Locked(CallbackTextPrinter(clockStyle: .wallClock, origin: start))
     }
 
     /// A session event.
@@ -92,18 +100,33 @@ final class CallEventPrinter: Sendable {
         FileHandle.standardError.write(Data("callscope: \(what): \(error)\n".utf8))
     }
 
-    func finish() {
-        for task in followers.withLock({ $0 }) { task.cancel() }
+    /// Stops following; in text, ends with the call's span (to `end`, unix ms), the summary per
+    /// stream and the timeline of degradations (as `replay` ends).
+    func finish(at end: Double = Date().timeIntervalSince1970 * 1000) async {
+        let tasks = followers.withLock { $0 }
+        for task in tasks { task.cancel() }
+        for task in tasks { await task.value }
+        guard format == .text else { return }
+        text.withLock { printer in
+            let start = printer.origin ?? end
+            let span = "\nCall: \(Self.clock(start))–\(Self.clock(end)) (\(CallbackTextPrinter.clock((end - start) / 1000))); the timeline counts from its start"
+            write(([span] + printer.summaryLines()).joined(separator: "\n"))
+        }
     }
 
     private func add(_ task: Task<Void, Never>) { followers.withLock { $0.append(task) } }
 
-    private func stats(_ callback: StatsCallback, stream: String) {
+    /// A stats callback: the replay interface's line, or in text its values (``CallbackTextPrinter``).
+    func stats(_ callback: StatsCallback, stream: String) {
         var callback = callback
         if (callback.stream ?? .sole) == .sole { callback.stream = StreamID(stream) }
         switch format {
         case .ndjson: write(callback.ndjsonLine)
-        case .text: write("\(Self.clock(callback.time)) \(callback.event.callbackName) \(callback.stream?.rawValue ?? "")")
+        case .text:
+            text.withLock { printer in
+                let lines = printer.lines(for: callback)
+                if !lines.isEmpty { write(lines.joined(separator: "\n")) }
+            }
         }
     }
 
@@ -126,7 +149,7 @@ final class CallEventPrinter: Sendable {
     }
 
     private func write(_ text: String) {
-        lock.withLock { _ in FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+        lock.withLock { _ in output(text + "\n") }
     }
 
     static func clock(_ unixMilliseconds: Double) -> String {

@@ -51,7 +51,7 @@ struct DegradationTimeline {
     /// The runs, in time order, as sentences.
     func lines() -> [String] {
         (closed + open.values).sorted { ($0.from, $0.subject) < ($1.from, $1.subject) }.map { run in
-            "\(TextReplayPrinter.clock(run.from))–\(TextReplayPrinter.clock(run.to + 1)) \(run.subject): \(run.text)"
+            "\(CallbackTextPrinter.clock(run.from))–\(CallbackTextPrinter.clock(run.to + 1)) \(run.subject): \(run.text)"
         }
     }
 }

@@ -27,17 +27,26 @@ func replayCallbacks(file: String, senderStats: ReplayCommand.SenderStatsMode = 
     return ReplayedCall(file: file, byteCount: byteCount, timeline: timeline, callbacks: callbacks)
 }
 
+/// Replays a recording held in memory (`callscope call --report`: the call's own recording)
+/// like ``replayCallbacks(file:senderStats:)`` replays a file; `name` stands for the file.
+func replayCallbacks(recording bytes: [UInt8], name: String) throws -> ReplayedCall {
+    let timeline = try parseTimeline(bytes, name: name)
+    return ReplayedCall(file: name, byteCount: bytes.count, timeline: timeline, callbacks: ReplayDriver.replay(timeline))
+}
+
 /// Reads `file` as a timeline, with the file's size; throws ``ReplayFileError`` when the file
 /// cannot be read at all (damaged lines are in `timeline.problems`).
 func readTimeline(file: String) throws -> (timeline: StatsTimeline, byteCount: Int) {
     guard let data = FileManager.default.contents(atPath: file) else {
         throw ReplayFileError(message: "\(file): cannot read the file (does it exist?)")
     }
-    let timeline: StatsTimeline
+    return (try parseTimeline([UInt8](data), name: file), data.count)
+}
+
+private func parseTimeline(_ bytes: [UInt8], name: String) throws -> StatsTimeline {
     do {
-        timeline = try StatsTimeline.read([UInt8](data))
+        return try StatsTimeline.read(bytes)
     } catch {
-        throw ReplayFileError(message: "\(file): \(error)")
+        throw ReplayFileError(message: "\(name): \(error)")
     }
-    return (timeline, data.count)
 }

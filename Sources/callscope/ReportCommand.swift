@@ -44,6 +44,13 @@ struct ReportCommand: Command {
         return name + ".html"
     }
 
+    /// Writes the report page of a replayed call to `target` (also `callscope call --report`'s).
+    static func write(_ call: ReplayedCall, to target: String) throws {
+        guard FileManager.default.createFile(atPath: target, contents: Data(CallReport(call).html().utf8)) else {
+            throw ReplayFileError(message: "\(target): cannot write the report")
+        }
+    }
+
     func run() throws -> ExitCode {
         var failures = 0
         for file in files {
@@ -52,11 +59,8 @@ struct ReportCommand: Command {
                 for problem in call.timeline.problems {
                     FileHandle.standardError.write(Data("callscope: \(file): \(problem) — skipped\n".utf8))
                 }
-                let report = CallReport(call)
                 let target = destination(for: file)
-                guard FileManager.default.createFile(atPath: target, contents: Data(report.html().utf8)) else {
-                    throw ReplayFileError(message: "\(target): cannot write the report")
-                }
+                try Self.write(call, to: target)
                 print("\(file) → \(target)")
             } catch let error as ReplayFileError {
                 FileHandle.standardError.write(Data("callscope: \(error.message)\n".utf8))

@@ -8,7 +8,7 @@ extension TextReplayPrinter {
     mutating func print(_ event: SubscriberPolicyEvent) {
         let start = origin ?? event.time
         origin = start
-        let clock = Self.clock((event.time - start) / 1000)
+        let clock = CallbackTextPrinter.clock((event.time - start) / 1000)
         let stream = event.stream == .sole ? "" : " [\(event.stream.rawValue)]"
         let who = "\(event.endpoint)\(event.peerConnection.map { "/\($0)" } ?? "")\(stream)"
         var detail: String

@@ -7,7 +7,7 @@ import Glibc
 
 /// The `callscope call` options the rig's SDK path uses (Rig/README.md): camera size, frame
 /// rate and layer caps reach the real encoder, and SIGTERM ends a call early and cleanly (it
-/// hangs up and writes `--record`).
+/// hangs up and writes `--record` and `--report`).
 @Suite(.serialized, .enabled(if: RealComponents.enabled, "needs CALLSCOPE_REAL=1 and janus, chromium, chromedriver"))
 struct RealCallOptionsTests {
     /// A publisher with `--width 640 --height 360 --fps 15 --bitrates 100000,300000,700000` and
@@ -50,6 +50,11 @@ struct RealCallOptionsTests {
         #expect(target > 0 && target <= 700_000)
         let quarterTarget = try #require(layers["q"]?["targetBitrate"] as? Double)
         #expect(quarterTarget > 0 && quarterTarget <= 100_000)
+
+        // --report: the page of this recording, with carol's sent video in its summary.
+        let page = try String(contentsOfFile: carol.report, encoding: .utf8)
+        #expect(page.contains(#""peers":["carol.publisher"]"#))
+        #expect(page.contains(#""direction":"sending""#) && page.contains(#""peer":"carol.publisher""#))
     }
 
     /// SIGTERM 0.5 s after the launch, while Chromium is still starting: the signal is kept, the
@@ -79,8 +84,9 @@ struct RealCallOptionsTests {
         let process: ChildProcess
         let work: String
         let launched: ContinuousClock.Instant
-        /// The `--record` file and the live output.
+        /// The `--record` and `--report` files and the live output.
         var record: String { work + "/call.ndjson" }
+        var report: String { work + "/call.html" }
         var live: String { work + "/call.live" }
 
         static func launch(_ display: String, options: [String] = []) async throws -> PublishingCall {
@@ -93,6 +99,7 @@ struct RealCallOptionsTests {
             let process = try ChildProcess(executable: executable, arguments: [
                 "call", "--janus", janus.url.absoluteString, "--room", String(RealCallTests.room), "--display", display,
                 "--publish", "--subscribe", "none", "--duration", "300", "--format", "ndjson", "--record", work + "/call.ndjson",
+                "--report", work + "/call.html",
                 "--chromedriver", RealComponents.chromedriver, "--chromium", RealComponents.chromium,
             ] + options, outputPath: work + "/call.live")
             return PublishingCall(janus: janus, process: process, work: work, launched: launched)

@@ -13,9 +13,9 @@ import Testing
     }
 
     /// Runs the binary SwiftPM built beside this test bundle.
-    private func callscope(_ arguments: String...) throws -> Run { try callscope(arguments) }
+    func callscope(_ arguments: String...) throws -> Run { try callscope(arguments) }
 
-    private func callscope(_ arguments: [String]) throws -> Run {
+    func callscope(_ arguments: [String]) throws -> Run {
         let products = Bundle.main.bundleURL.deletingLastPathComponent()
         let candidates = [products, Bundle.main.bundleURL].map { $0.appendingPathComponent("callscope") }
         let binary = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }, "the callscope binary is built beside the tests")

@@ -47,6 +47,7 @@ extension CallReport {
             "problems": Array(problems.prefix(20)), "problemCount": problems.count,
             "charts": chartObjects, "bands": bandObjects, "markers": markerObjects, "streams": streamObjects,
             "worst": worstMoments.map { ["t": round($0.time, 1000), "text": $0.text] },
+            "idle": ["line": idleLine ?? "", "streams": idleStreams.map(\.label)],
         ]
         guard let data = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]) else { return "{}" }
         // Inside <script>, "</" would end the element early.

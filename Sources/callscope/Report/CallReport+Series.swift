@@ -12,6 +12,11 @@ struct SeriesCollector {
     private var bands: [String: ReportBand] = [:]
     private var bandOrder: [String] = []
     var markers: [ReportMarker] = []
+    /// The receive stream (``ReceiveStreamMedia/label(peer:stream:)``) each band, series and
+    /// loss series belongs to, so a stream's whole output can be left out.
+    private var bandStream: [String: String] = [:]
+    private var seriesStream: [String: [String: String]] = [:]
+    private var lossStream: [String: String] = [:]
     private var previousCounters: [String: (lost: Double, total: Double)] = [:]
     private var previousFreezes: [String: (count: Int, duration: Double, pauses: Int, pauseDuration: Double)] = [:]
 
@@ -49,20 +54,22 @@ struct SeriesCollector {
                 recordBand("\(who)\(link) uplink", kind: "condition", t, value: stats.transport.networkCondition.rawValue, detail: reason(stats.transport))
             }
         case .subscriberVideoNetworkStatsUpdated(let stats):
-            let name = "\(who)\((callback.stream?.rawValue ?? "").isEmpty ? "" : " [\(callback.stream?.rawValue ?? "")]") ↓"
-            add("bitrate", name, t, stats.bitrate)
-            add("bitrate", name + " +RTP", t, stats.totalBitrate, dashed: true)
-            add("fps", name, t, stats.decodedFrameRate)
-            add("size", name, t, Double(stats.height))
-            if let sender = stats.senderStats { add("bandwidth", "\(name) publisher's uplink estimate (sender stats)", t, sender.connectionEstimatedBandwidth) }
-            lossPoint("\(name) video", t, lost: Double(stats.videoPacketsLost), total: Double(stats.videoPacketsLost + stats.videoPacketsReceived))
+            let owner = ReceiveStreamMedia.label(peer: who, stream: callback.stream?.rawValue ?? "")
+            let name = "\(owner) ↓"
+            add("bitrate", name, t, stats.bitrate, stream: owner)
+            add("bitrate", name + " +RTP", t, stats.totalBitrate, dashed: true, stream: owner)
+            add("fps", name, t, stats.decodedFrameRate, stream: owner)
+            add("size", name, t, Double(stats.height), stream: owner)
+            if let sender = stats.senderStats { add("bandwidth", "\(name) publisher's uplink estimate (sender stats)", t, sender.connectionEstimatedBandwidth, stream: owner) }
+            lossPoint("\(name) video", t, lost: Double(stats.videoPacketsLost), total: Double(stats.videoPacketsLost + stats.videoPacketsReceived), stream: owner)
             freezesAndPauses(name, t, stats)
         case .subscriberMediaLinkStatsUpdated(let stats):
-            let name = "\(who)\((callback.stream?.rawValue ?? "").isEmpty ? "" : " [\(callback.stream?.rawValue ?? "")]")"
-            add("bandwidth", "\(name) downlink estimate", t, stats.transport.connectionEstimatedBandwidth)
-            recordBand("\(name) downlink", kind: "condition", t, value: stats.transport.networkCondition.rawValue, detail: reason(stats.transport))
-            recordBand("\(name) remote publisher uplink", kind: "condition", t, value: stats.remotePublisherTransport.networkCondition.rawValue, detail: reason(stats.remotePublisherTransport))
-            recordBand("\(name) degradation source", kind: "source", t, value: stats.networkDegradationSource.rawValue, detail: "")
+            let name = ReceiveStreamMedia.label(peer: who, stream: callback.stream?.rawValue ?? "")
+            add("bandwidth", "\(name) downlink estimate", t, stats.transport.connectionEstimatedBandwidth, stream: name)
+            recordBand("\(name) downlink", kind: "condition", t, value: stats.transport.networkCondition.rawValue, detail: reason(stats.transport), stream: name)
+            recordBand("\(name) remote publisher uplink", kind: "condition", t, value: stats.remotePublisherTransport.networkCondition.rawValue,
+                       detail: reason(stats.remotePublisherTransport), stream: name)
+            recordBand("\(name) degradation source", kind: "source", t, value: stats.networkDegradationSource.rawValue, detail: "", stream: name)
         case .publisherNetworkConditionChanged(let stats, let why):
             markers.append(ReportMarker(time: t, kind: "event", text: "\(who) uplink → \(stats.transport.networkCondition.rawValue) (\(why.rawValue))"))
         case .publisherVideoQualityChanged(let stats, let why):
@@ -99,17 +106,21 @@ struct SeriesCollector {
         }
     }
 
-    func charts() -> [(id: String, title: String, unit: String, series: [ReportSeries])] {
+    /// The charts, without the series of the receive streams in `leftOut` (labels).
+    func charts(leavingOut leftOut: Set<String> = []) -> [(id: String, title: String, unit: String, series: [ReportSeries])] {
         var charts = Self.chartTitles.map { chart in
-            (chart.id, chart.title, chart.unit, (seriesOrder[chart.id] ?? []).compactMap { series[chart.id]?[$0] })
+            (chart.id, chart.title, chart.unit, (seriesOrder[chart.id] ?? []).filter { !leftOut.contains(seriesStream[chart.id]?[$0] ?? "") }.compactMap { series[chart.id]?[$0] })
         }
         if let index = charts.firstIndex(where: { $0.0 == "loss" }) {
-            charts[index].3 = loss.keys.sorted().compactMap { loss[$0] }
+            charts[index].3 = loss.keys.sorted().filter { !leftOut.contains(lossStream[$0] ?? "") }.compactMap { loss[$0] }
         }
         return charts.map { (id: $0.0, title: $0.1, unit: $0.2, series: $0.3) }
     }
 
-    func orderedBands() -> [ReportBand] { bandOrder.compactMap { bands[$0] } }
+    /// The bands in order of appearance, without those of the receive streams in `leftOut`.
+    func orderedBands(leavingOut leftOut: Set<String> = []) -> [ReportBand] {
+        bandOrder.filter { !leftOut.contains(bandStream[$0] ?? "") }.compactMap { bands[$0] }
+    }
 
     // MARK: Helpers
 
@@ -117,31 +128,36 @@ struct SeriesCollector {
         transport.networkConditionReason == .none || transport.networkConditionReason == .unknown ? "" : transport.networkConditionReason.rawValue
     }
 
-    private mutating func add(_ chart: String, _ name: String, _ time: Double, _ value: Double, dashed: Bool = false) {
+    private mutating func add(_ chart: String, _ name: String, _ time: Double, _ value: Double, dashed: Bool = false, stream: String? = nil) {
         if series[chart]?[name] == nil {
             series[chart, default: [:]][name] = ReportSeries(name: name, dashed: dashed)
             seriesOrder[chart, default: []].append(name)
+            if let stream { seriesStream[chart, default: [:]][name] = stream }
         }
         series[chart]?[name]?.append(time, value)
     }
 
-    private mutating func recordBand(_ label: String, kind: String, _ time: Double, value: String, detail: String) {
+    private mutating func recordBand(_ label: String, kind: String, _ time: Double, value: String, detail: String, stream: String? = nil) {
         if bands[label] == nil {
             bands[label] = ReportBand(label: label, kind: kind)
             bandOrder.append(label)
+            if let stream { bandStream[label] = stream }
         }
         bands[label]?.record(time, value: value, detail: detail)
     }
 
     /// Loss in the interval, 100·Δlost/Δtotal; no point when a counter went backwards or
     /// nothing was expected.
-    private mutating func lossPoint(_ name: String, _ time: Double, lost: Double, total: Double) {
+    private mutating func lossPoint(_ name: String, _ time: Double, lost: Double, total: Double, stream: String? = nil) {
         defer { previousCounters[name] = (lost, total) }
         guard let previous = previousCounters[name] else { return }
         let deltaLost = lost - previous.lost
         let deltaTotal = total - previous.total
         guard deltaLost >= 0, deltaTotal > 0 else { return }
-        if loss[name] == nil { loss[name] = ReportSeries(name: name) }
+        if loss[name] == nil {
+            loss[name] = ReportSeries(name: name)
+            if let stream { lossStream[name] = stream }
+        }
         loss[name]?.append(time, min(100, 100 * deltaLost / deltaTotal))
     }
 

@@ -17,6 +17,11 @@ struct CallReport {
     var bands: [ReportBand] = []
     var markers: [ReportMarker] = []
     var streams: [StreamSummary] = []
+    /// Receive streams that never carried media: left out of the bands, charts and table, and
+    /// shown as one line (``idleLine``).
+    var idleStreams: [ReceiveStreamMedia.Stream] = []
+    /// "10 receive streams carried no media", or `nil`.
+    var idleLine: String?
     var worstMoments: [(time: Double, text: String)] = []
 
     init(_ call: ReplayedCall) {
@@ -33,14 +38,21 @@ struct CallReport {
 
         var collector = SeriesCollector(origin: startTime)
         var summary = CallSummaryBuilder(call: URL(fileURLWithPath: call.file).lastPathComponent)
+        var media = ReceiveStreamMedia()
         for callback in call.callbacks {
             collector.ingest(callback)
             summary.ingest(callback)
+            media.ingest(callback)
         }
         collector.ingestRaw(samples)
-        streams = summary.summaries()
-        charts = collector.charts()
-        bands = collector.orderedBands()
+        idleStreams = media.withoutMedia
+        idleLine = media.line
+        let idle = Set(idleStreams.map(\.label))
+        streams = summary.summaries().filter { row in
+            !(row.direction == .receiving && idle.contains(ReceiveStreamMedia.label(peer: row.peer, stream: row.stream)))
+        }
+        charts = collector.charts(leavingOut: idle)
+        bands = collector.orderedBands(leavingOut: idle)
         markers = collector.markers
         worstMoments = Self.worstMoments(bands: bands, collector: collector)
     }

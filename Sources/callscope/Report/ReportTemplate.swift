@@ -173,6 +173,7 @@ enum ReportTemplate {
       conditions.forEach(function (c) { html('td', (s.conditionSeconds[c] || 0).toFixed(0), tr); });
       html('td', s.direction === 'receiving' ? s.dominantSource : '', tr, 'l');
     });
+    if (D.idle.line) { var ri = html('tr', null, body); var ci = html('td', D.idle.line, ri, 'empty'); ci.colSpan = 12; ci.title = D.idle.streams.join(', '); }
     html('h2', 'Worst moments', right);
     var list = html('ul', null, right, 'worst');
     if (!D.worst.length) html('li', 'nothing degraded', list, 'empty');
@@ -188,6 +189,7 @@ enum ReportTemplate {
     var root = $('bands'); root.innerHTML = '';
     var w = root.clientWidth || 1000, row = 30, h = D.bands.length * row + 22 + 18;
     var svg = node('svg', { viewBox:'0 0 ' + w + ' ' + h, height:h }, root);
+    if (D.idle.line) html('div', D.idle.line + ': ' + D.idle.streams.join(', '), root, 'empty');
     D.bands.forEach(function (b, i) {
       var y = i * row;
       node('text', { x:M.left, y:y + 10, 'font-weight':600 }, svg, b.label);
