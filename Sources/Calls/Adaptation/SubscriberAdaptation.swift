@@ -297,8 +297,9 @@ struct SubscriberAdaptation: Sendable {
             switch reason {
             case .qualityChanged: return .paused
             case .subscriberPropertyChanged: return .videoOff
-            // The publisher's camera off still sends (black) frames: nothing to hide.
-            case .publisherPropertyChanged: return .none
+            // The publisher's camera off still sends (black) frames: nothing to hide. (The
+            // policy never switches the video off for a codec change.)
+            case .publisherPropertyChanged, .codecChanged: return .none
             }
         }
         guard let target = policy.target, let top = layers.last else { return .none }
