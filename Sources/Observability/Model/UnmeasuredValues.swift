@@ -9,6 +9,7 @@
 /// (An optional per field was the other way: it would have changed every field's type, and
 /// every reader, for the sake of the first second of a stream.)
 public struct UnmeasuredValues: OptionSet, Sendable, Hashable {
+    /// The set's bits, one per value.
     public let rawValue: Int
 
     /// Creates a set from its raw bits.
