@@ -15,7 +15,7 @@ struct SimulcastLayer: Sendable, Hashable {
 struct LayerPreferences: Sendable, Hashable {
     /// The largest size wanted; `nil` for no limit.
     var resolution: CallVideoDimensions?
-    /// The lowest frame rate wanted; `nil` for the full rate.
+    /// The highest frame rate wanted; `nil` for the full rate.
     var frameRate: Double?
     /// `subscribeToVideo`.
     var subscribeToVideo = true
@@ -28,8 +28,9 @@ struct LayerPreferences: Sendable, Hashable {
 /// out; the caller sends them to the router (`configure` with `substream` / `temporal` / `send`)
 /// and emits the events.
 ///
-/// The target is the highest spatial layer at or below the preferred resolution, on the lowest
-/// temporal layer that meets the preferred frame rate, whose bitrate plus audio fits the downlink
+/// The target is the highest spatial layer at or below the preferred resolution, on the highest
+/// temporal layer not above the preferred frame rate (from the publisher's real frame rate when
+/// it is known; the lowest when even that is above it), whose bitrate plus audio fits the downlink
 /// estimate with a margin. Down after `downAfter` bad intervals in a row; up only after a hold
 /// since the last change, and an up-switch that brings the degradation back within the hold
 /// goes back down (after one bad interval within `failedUpSwitchWindow`: a failed probe is
@@ -63,10 +64,14 @@ struct LayerPolicy: Sendable {
         /// are needed as for any step down (measured: a publisher's rate dip 8 s after an
         /// up-switch was taken for a failed probe).
         var failedUpSwitchWindow: Duration = .seconds(3)
-        /// The top temporal layer's frame rate, and the cumulative bitrate share of each
-        /// temporal layer (VP8 L1T3 as libwebrtc allocates it).
+        /// The top temporal layer's frame rate until the publisher's real one is known, and the
+        /// cumulative bitrate share of each temporal layer (VP8 L1T3 as libwebrtc allocates it).
         var topFrameRate = 30.0
         var temporalShares = [0.4, 0.6, 1.0]
+        /// How far (frames/s) a temporal layer's measured rate may sit above the preferred frame
+        /// rate and still count as not above it: a rate measured over one interval wobbles by
+        /// about a frame (a 15 fps camera reads 14-16).
+        var frameRateTolerance = 1.0
         /// The first wait before probing video back after a fallback, and the longest.
         var initialProbeBackoff: Duration = .seconds(5)
         var maximumProbeBackoff: Duration = .seconds(8)
@@ -84,9 +89,10 @@ struct LayerPolicy: Sendable {
         /// One stats interval: the downlink's condition and estimate (bps, `nil` when unknown),
         /// the layers the publisher sends, whether it allows audio fallback, whether frames were
         /// decoded in the interval, whether the audio lost packets in it, what the link carried
-        /// in it (bps).
+        /// in it (bps), the publisher's full frame rate (its top temporal layer's, frames/s;
+        /// `nil` when not known, and the last known one stays).
         case interval(condition: NetworkCondition, estimate: Double?, layers: [SimulcastLayer], publisherAllowsFallback: Bool, framesDecoded: Bool,
-                      audioLossy: Bool = false, delivered: Double? = nil)
+                      audioLossy: Bool = false, delivered: Double? = nil, publisherFrameRate: Double? = nil)
         /// The app changed its preferences.
         case preferences(LayerPreferences)
         /// The publisher stopped (`false`) or started (`true`) sending video.
@@ -104,16 +110,16 @@ struct LayerPolicy: Sendable {
         case pauseVideo
         /// Start it again on this layer (`send: true`: the router asks the publisher for a key frame).
         case resumeVideo(Target)
-        case videoDisabled(CallVideoChangeReason)
-        case videoEnabled(CallVideoChangeReason)
+        case videoDisabled(SubscriberVideoEventReason)
+        case videoEnabled(SubscriberVideoEventReason)
     }
 
     private enum Phase: Sendable, Hashable {
         case receiving
         case warned
-        case paused(CallVideoChangeReason, probeAt: Duration?)
+        case paused(SubscriberVideoEventReason, probeAt: Duration?)
         /// Resumed, waiting for decoded frames before saying `videoEnabled`.
-        case resuming(CallVideoChangeReason)
+        case resuming(SubscriberVideoEventReason)
     }
 
     let configuration: Configuration
@@ -122,10 +128,17 @@ struct LayerPolicy: Sendable {
     private var phase = Phase.receiving
     private var runs: Runs
     private var timing: Timing
-    /// What the link carried when it was last full (bps), until it carries a fifth more.
-    private var capacity: Double?
-    /// Whether the audio lost packets in the last interval while the video was paused.
-    private var audioLossyWhilePaused = false
+    private var seen = Seen()
+
+    /// What the intervals said of the link and the publisher, kept between them.
+    private struct Seen: Sendable {
+        /// What the link carried when it was last full (bps), until it carries a fifth more.
+        var capacity: Double?
+        /// Whether the audio lost packets in the last interval while the video was paused.
+        var audioLossyWhilePaused = false
+        /// The publisher's full frame rate, frames/s (`nil` until an interval said).
+        var publisherFrameRate: Double?
+    }
 
     /// The runs of intervals the policy counts.
     private struct Runs: Sendable {
@@ -182,7 +195,7 @@ struct LayerPolicy: Sendable {
     }
 
     /// Why the video is off, when it is.
-    var videoOffReason: CallVideoChangeReason? {
+    var videoOffReason: SubscriberVideoEventReason? {
         switch phase {
         case .paused(let reason, _), .resuming(let reason): reason
         case .receiving, .warned: nil
@@ -218,12 +231,13 @@ struct LayerPolicy: Sendable {
             phase = .resuming(.publisherPropertyChanged)
             runs.resume = Self.resumeRun(configuration)
             return []
-        case .interval(let condition, let estimate, let layers, let publisherAllows, let framesDecoded, let audioLossy, let delivered):
+        case .interval(let condition, let estimate, let layers, let publisherAllows, let framesDecoded, let audioLossy, let delivered, let frameRate):
             if let estimate {
-                capacity = estimate
-            } else if let delivered, let known = capacity, delivered > known * 1.2 {
-                capacity = nil
+                seen.capacity = estimate
+            } else if let delivered, let known = seen.capacity, delivered > known * 1.2 {
+                seen.capacity = nil
             }
+            if let frameRate, frameRate > 0 { seen.publisherFrameRate = frameRate }
             return interval(condition: condition, estimate: estimate, layers: layers, fallbackAllowed: publisherAllows && preferences.audioFallbackEnabled,
                             framesDecoded: framesDecoded, audioLossy: audioLossy, now: now)
         }
@@ -246,7 +260,7 @@ struct LayerPolicy: Sendable {
         case .paused(let reason, let probeAt):
             // While paused (and probing) only the measured estimate counts: the monitor's
             // condition then describes a video that is not there.
-            audioLossyWhilePaused = audioLossy
+            seen.audioLossyWhilePaused = audioLossy
             guard reason == .qualityChanged, let probeAt, now >= probeAt, !nothingFits else { return [] }
             let resumed = Target(substream: lowest.substream, temporal: temporal)
             target = resumed
@@ -254,7 +268,7 @@ struct LayerPolicy: Sendable {
             runs.resume = Self.resumeRun(configuration)
             return [.resumeVideo(resumed)]
         case .resuming(let reason):
-            if reason == .qualityChanged, nothingFits || (audioLossy && !audioLossyWhilePaused) {
+            if reason == .qualityChanged, nothingFits || (audioLossy && !seen.audioLossyWhilePaused) {
                 timing.probeBackoff = min(timing.probeBackoff * 2, configuration.maximumProbeBackoff)
                 return pause(.qualityChanged, now: now, probe: true, announce: false)
             }
@@ -328,7 +342,7 @@ struct LayerPolicy: Sendable {
         }
         // Up: only after the hold (twice that when the remembered capacity does not fit the
         // layer), on a healthy downlink.
-        let hopeless = capacity.map { known in (fittingLayer(sent, estimate: known, temporal: temporal)?.substream ?? -1) < desired.substream } ?? false
+        let hopeless = seen.capacity.map { known in (fittingLayer(sent, estimate: known, temporal: temporal)?.substream ?? -1) < desired.substream } ?? false
         let wait = hopeless ? timing.hold * 2 : timing.hold
         guard !condition.isDegraded, timing.lastChange.map({ now - $0 >= wait }) ?? true else { return [] }
         timing.lastUpSwitch = now
@@ -342,7 +356,7 @@ struct LayerPolicy: Sendable {
         return [.configure(new)]
     }
 
-    private mutating func pause(_ reason: CallVideoChangeReason, now: Duration, probe: Bool, announce: Bool = true) -> [Action] {
+    private mutating func pause(_ reason: SubscriberVideoEventReason, now: Duration, probe: Bool, announce: Bool = true) -> [Action] {
         phase = .paused(reason, probeAt: probe ? now + timing.probeBackoff : nil)
         runs.bad = Self.badRun(configuration)
         return announce ? [.pauseVideo, .videoDisabled(reason)] : [.pauseVideo]
@@ -350,13 +364,17 @@ struct LayerPolicy: Sendable {
 
     // MARK: Layers
 
-    /// The lowest temporal layer that meets the preferred frame rate (the top one without a
-    /// preference).
+    /// The highest temporal layer whose frame rate is not above the preferred one (the top one
+    /// without a preference; the lowest when every layer is above it: the router can send no
+    /// fewer frames). Each layer below the top halves the rate (L1T3: ¼, ½, 1 of the full rate),
+    /// the full rate being the publisher's real one when known (a 15 fps camera sends 3.75, 7.5
+    /// and 15 fps), ``Configuration/topFrameRate`` before.
     private var temporalLayer: Int {
         let top = configuration.temporalShares.count - 1
         guard let wanted = preferences.frameRate else { return top }
-        for layer in 0...top where configuration.topFrameRate / Double(1 << (top - layer)) >= wanted - 0.01 { return layer }
-        return top
+        let full = seen.publisherFrameRate ?? configuration.topFrameRate
+        for layer in (0...top).reversed() where full / Double(1 << (top - layer)) <= wanted + configuration.frameRateTolerance { return layer }
+        return 0
     }
 
     /// The layers at or below the preferred resolution (the lowest when none is).

@@ -50,13 +50,20 @@ struct SubscriberAdaptation: Sendable {
         var audio: (lost: UInt64, received: UInt64)?
     }
 
-    /// What the publisher's sender stats said so far.
+    /// What the publisher's sender stats and its decoded frames said so far.
     private struct PublisherSaid: Sendable {
         /// The most layers it sent at once.
         var mostLayers = 0
         /// Whether its camera is on (`nil` before it said).
         var video: Bool?
+        /// Its full frame rate as the last intervals' decoded frames show it (frames/s, newest
+        /// last, at most ``frameRateWindow``).
+        var frameRates: [Double] = []
     }
+
+    /// How many intervals' frame rates the publisher's full frame rate is taken over (their
+    /// highest: a freeze or a congested interval decodes fewer frames than are sent).
+    static let frameRateWindow = 5
 
     /// The layer shown to the subscriber (`layerChanged`).
     private struct LayerShown: Sendable {
@@ -147,6 +154,7 @@ struct SubscriberAdaptation: Sendable {
         let layers = Self.layers(fresh)
         publisherSaid.mostLayers = max(publisherSaid.mostLayers, layers.count)
         let targetBefore = policy.target
+        let publisherFrameRate = noteFrameRate(video?.decodedFrameRate, unmeasured: video.map { $0.unmeasured.contains(.frameRate) } ?? true, skip: skipLoss)
         if let link {
             // Full: the video loses packets, or the link delivered clearly less than it did on
             // this layer while healthy (received bytes against received bytes: the publisher's
@@ -186,7 +194,7 @@ struct SubscriberAdaptation: Sendable {
                                                 publisherAllowsFallback: fresh?.audioFallbackEnabled ?? true,
                                                 // The interval after a resume confirms nothing.
                                                 framesDecoded: (video?.decodedFrameRate ?? 0) > 0 && !skipLoss,
-                                                audioLossy: audioLossy, delivered: goodput), now: now)
+                                                audioLossy: audioLossy, delivered: goodput, publisherFrameRate: publisherFrameRate), now: now)
         }
         if actions.contains(where: { if case .resumeVideo = $0 { true } else { false } }) { settle.skipLossOnce = true }
         settle.switchedLastInterval = targetBefore != nil && policy.target != targetBefore   // (the first choice: the router forwarded its default before it)
@@ -245,6 +253,22 @@ struct SubscriberAdaptation: Sendable {
         return [.event(.layerChanged(substream: layer.substream, temporal: layer.temporal))]
     }
 
+    /// The publisher's full frame rate from this interval's decoded frames, kept over the last
+    /// ``frameRateWindow`` intervals (`nil` while none is known). The router forwards the
+    /// temporal layer asked for (the top one before any was), each layer below the top at half
+    /// the rate of the one above: decoded × 2^(top − layer) is the full rate. Not measured while
+    /// the video is off, in the interval after a switch or a resume (frames of the old layer
+    /// still arrive), nor from an interval whose rate is unknown.
+    private mutating func noteFrameRate(_ decoded: Double?, unmeasured: Bool, skip: Bool) -> Double? {
+        let top = policy.configuration.temporalShares.count - 1
+        let layer = min(policy.target?.temporal ?? top, top)
+        if let decoded, decoded > 0, !unmeasured, !skip, !settle.switchedLastInterval, !policy.isVideoOff {
+            publisherSaid.frameRates.append(decoded * Double(1 << (top - layer)))
+            if publisherSaid.frameRates.count > Self.frameRateWindow { publisherSaid.frameRates.removeFirst() }
+        }
+        return publisherSaid.frameRates.max()
+    }
+
     // MARK: -
 
     /// The share of packets lost between two readings of a stream's counters; `nil` without an
@@ -297,8 +321,9 @@ struct SubscriberAdaptation: Sendable {
             switch reason {
             case .qualityChanged: return .paused
             case .subscriberPropertyChanged: return .videoOff
-            // The publisher's camera off still sends (black) frames: nothing to hide.
-            case .publisherPropertyChanged: return .none
+            // The publisher's camera off still sends (black) frames: nothing to hide. (The
+            // policy never switches the video off for a codec change.)
+            case .publisherPropertyChanged, .codecChanged: return .none
             }
         }
         guard let target = policy.target, let top = layers.last else { return .none }

@@ -49,6 +49,22 @@ public struct LocalMediaSettings: Hashable, Sendable {
         self.audioMaxBitrate = audioMaxBitrate
     }
 
+    /// The audio bitrate counted for an audio track without ``audioMaxBitrate`` (bps): Opus at
+    /// its usual ceiling, as the replay counts a recording header that gives none.
+    public static let assumedAudioMaxBitrate = 64_000
+
+    /// The ceiling these settings let the sender's congestion controller allocate
+    /// (`connectionMaxAllocatedBitrate`, docs/spec/observability.md §3): Σ of the encodings'
+    /// `maxBitrate` plus the audio's (``assumedAudioMaxBitrate`` when it has none), bps; `nil`
+    /// when video is sent as one layer without encodings (no `maxBitrate` is set, so the ceiling
+    /// is the engine's own and the highest target seen stands in).
+    public var connectionMaxAllocatedBitrate: Double? {
+        let audioCeiling = audio ? Double(audioMaxBitrate ?? Self.assumedAudioMaxBitrate) : 0
+        guard video else { return audio ? audioCeiling : nil }
+        guard !encodings.isEmpty else { return nil }
+        return Double(encodings.reduce(0) { $0 + $1.maxBitrate }) + audioCeiling
+    }
+
     /// The rig's three layers: full, half and quarter size at 1.5 M, 500 k and 150 kbit/s.
     public static let threeLayerSimulcast: [Encoding] = [
         Encoding(rid: "f", scaleResolutionDownBy: 1, maxBitrate: 1_500_000),

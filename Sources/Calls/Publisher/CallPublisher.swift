@@ -46,7 +46,10 @@ public final class CallPublisher: Sendable {
     /// Creates a publisher.
     public init(settings: CallPublisherSettings = .init(), delegate: (any CallPublisherDelegate)? = nil) {
         self.settings = settings
-        statsMonitor = PublisherStatsMonitor(senderStatsTrack: settings.senderStatsTrack, audioFallbackEnabled: settings.audioFallbackEnabled)
+        // Its ceiling is known from its settings (docs/spec/observability.md §3), not guessed
+        // from the targets seen.
+        statsMonitor = PublisherStatsMonitor(senderStatsTrack: settings.senderStatsTrack, audioFallbackEnabled: settings.audioFallbackEnabled,
+                                             configuration: StatsEngineConfiguration(maxAllocatedBitrate: settings.media.connectionMaxAllocatedBitrate))
         storedDelegate = Locked(WeakPublisherDelegate(delegate))
     }
 

@@ -17,9 +17,9 @@ public enum CallSubscriberEvent: Hashable, Sendable {
     /// The warning is over: the lowest layer fits again (`subscriberVideoDisableWarningLifted`).
     case videoDisableWarningLifted
     /// The video stopped (audio keeps coming), and why.
-    case videoDisabled(CallVideoChangeReason)
+    case videoDisabled(SubscriberVideoEventReason)
     /// The video is back (frames decoded again), and why.
-    case videoEnabled(CallVideoChangeReason)
+    case videoEnabled(SubscriberVideoEventReason)
     /// The router now forwards this simulcast substream (0 = lowest) and temporal layer: from
     /// the router's event, or from the decoded frames once they have the size of the layer
     /// asked for (the router's events can come late behind a congested downlink).
@@ -41,9 +41,9 @@ public protocol CallSubscriberDelegate: AnyObject, Sendable {
     /// The warning is over without a switch-off.
     func subscriberVideoDisableWarningLifted(_ subscriber: CallSubscriber)
     /// The video stopped, and why.
-    func subscriberVideoDisabled(_ subscriber: CallSubscriber, reason: CallVideoChangeReason)
+    func subscriberVideoDisabled(_ subscriber: CallSubscriber, reason: SubscriberVideoEventReason)
     /// The video is back, and why.
-    func subscriberVideoEnabled(_ subscriber: CallSubscriber, reason: CallVideoChangeReason)
+    func subscriberVideoEnabled(_ subscriber: CallSubscriber, reason: SubscriberVideoEventReason)
     /// The router now forwards another layer.
     func subscriber(_ subscriber: CallSubscriber, didChangeLayerToSubstream substream: Int, temporal: Int)
 }
@@ -62,9 +62,9 @@ extension CallSubscriberDelegate {
     /// Default: nothing.
     public func subscriberVideoDisableWarningLifted(_ subscriber: CallSubscriber) {}
     /// Default: nothing.
-    public func subscriberVideoDisabled(_ subscriber: CallSubscriber, reason: CallVideoChangeReason) {}
+    public func subscriberVideoDisabled(_ subscriber: CallSubscriber, reason: SubscriberVideoEventReason) {}
     /// Default: nothing.
-    public func subscriberVideoEnabled(_ subscriber: CallSubscriber, reason: CallVideoChangeReason) {}
+    public func subscriberVideoEnabled(_ subscriber: CallSubscriber, reason: SubscriberVideoEventReason) {}
     /// Default: nothing.
     public func subscriber(_ subscriber: CallSubscriber, didChangeLayerToSubstream substream: Int, temporal: Int) {}
 }

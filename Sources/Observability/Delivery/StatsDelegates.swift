@@ -34,6 +34,14 @@ public protocol SubscriberNetworkStatsDelegate: AnyObject, Sendable {
     func subscriber(_ monitor: SubscriberStatsMonitor, videoQualityChanged stats: SubscriberVideoNetworkStats, reason: SubscriberVideoEventReason)
     /// This subscriber's downlink or the remote publisher's uplink changed condition.
     func subscriber(_ monitor: SubscriberStatsMonitor, networkConditionChanged mediaLinkStats: SubscriberMediaLinkStats, reason: NetworkConditionReason)
+    /// The same change in the reference SDK's other form: the sample's video and audio stats,
+    /// the video stats carrying the media link (``SubscriberVideoNetworkStats/transport``,
+    /// ``SubscriberVideoNetworkStats/remotePublisherTransport``,
+    /// ``SubscriberVideoNetworkStats/networkDegradationSource``). Called right after the
+    /// media-link form, once the subscriber has had both video and audio stats (a stream
+    /// without one of them gets the media-link form only).
+    func subscriber(_ monitor: SubscriberStatsMonitor, networkConditionChanged videoStats: SubscriberVideoNetworkStats, audioStats: SubscriberAudioNetworkStats,
+                    reason: NetworkConditionReason)
     /// The remote participant's connection quality changed level.
     func subscriber(_ monitor: SubscriberStatsMonitor, didUpdateConnectionQuality quality: ConnectionQuality)
 }
@@ -44,6 +52,8 @@ extension SubscriberNetworkStatsDelegate {
     public func subscriber(_ monitor: SubscriberStatsMonitor, mediaLinkStatsUpdated stats: SubscriberMediaLinkStats) {}
     public func subscriber(_ monitor: SubscriberStatsMonitor, videoQualityChanged stats: SubscriberVideoNetworkStats, reason: SubscriberVideoEventReason) {}
     public func subscriber(_ monitor: SubscriberStatsMonitor, networkConditionChanged mediaLinkStats: SubscriberMediaLinkStats, reason: NetworkConditionReason) {}
+    public func subscriber(_ monitor: SubscriberStatsMonitor, networkConditionChanged videoStats: SubscriberVideoNetworkStats, audioStats: SubscriberAudioNetworkStats,
+                           reason: NetworkConditionReason) {}
     public func subscriber(_ monitor: SubscriberStatsMonitor, didUpdateConnectionQuality quality: ConnectionQuality) {}
 }
 

@@ -1,3 +1,4 @@
+import CallScopeCore
 import Dispatch
 import Foundation
 import RTCStats
@@ -14,6 +15,8 @@ public final class SubscriberStatsMonitor: @unchecked Sendable {
     var pathWatch = ConnectionPathWatch()
     /// Where a fresh report comes from while a call samples this stream (under `core`'s lock).
     private var freshReports: FreshReportSource?
+    /// The latest video and audio stats delivered, for the condition change's other form.
+    private let conditionChangeStats = Locked(ConditionChangeStats())
     static let endpoint = EndpointID("subscriber")
 
     /// Creates a monitor for the stream `stream` from `publisher`. On a connection carrying
@@ -64,7 +67,12 @@ public final class SubscriberStatsMonitor: @unchecked Sendable {
             guard listening || whenUnheard else { return [] }
             let sample = StatsSample(time: report.timestamp ?? 0, peer: Self.endpoint.rawValue, peerConnection: peerConnection.rawValue, report: report)
             return engine.ingest(sample, streams: [binding]).filter { $0.stream == binding.stream }
-        }, dispatch: { delegate, callback in callback.deliver(to: .subscriber(delegate, self)) })
+        }, dispatch: { delegate, callback in
+            callback.deliver(to: .subscriber(delegate, self))
+            if let change = conditionChangeStats.withLock({ $0.note(callback.event) }) {
+                delegate.subscriber(self, networkConditionChanged: change.video, audioStats: change.audio, reason: change.reason)
+            }
+        })
     }
 
     /// The latest raw report, unprocessed, as a JSON array (`"[]"` before the first).

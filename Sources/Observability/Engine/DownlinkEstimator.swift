@@ -20,8 +20,9 @@ struct DownlinkEstimator: Sendable {
 
     init(window: Int = 10) { self.window = window }
 
-    /// Feeds the connection's `bytesReceived` at `time` (ms); returns the estimate in bps.
-    mutating func update(time: Double, bytesReceived: Double?, maximumGap: Double) -> Double {
+    /// Feeds the connection's `bytesReceived` at `time` (ms); returns the estimate in bps,
+    /// `nil` before two readings of the counter (less than a gap apart) gave a rate.
+    mutating func update(time: Double, bytesReceived: Double?, maximumGap: Double) -> Double? {
         defer {
             lastBytes = bytesReceived
             lastTime = time
@@ -32,11 +33,11 @@ struct DownlinkEstimator: Sendable {
             recentRates.append(rate)
             if recentRates.count > window { recentRates.removeFirst(recentRates.count - window) }
         }
-        return recentRates.max() ?? 0
+        return recentRates.max()
     }
 
     /// The downlink transport of a receive report: `availableIncomingBitrate` of the selected
-    /// pair when the report has it, this estimate otherwise.
+    /// pair when the report has it, this estimate otherwise (unmeasured without either).
     mutating func transport(selectedPair pair: StatsEntry?, reportTime: Double?, maximumGap: Double) -> TransportStats {
         if pair?.id != lastPair {
             // A new path: neither its counter nor the old path's rates say what it carries.
@@ -45,6 +46,6 @@ struct DownlinkEstimator: Sendable {
             lastPair = pair?.id
         }
         let observed = update(time: pair?.timestamp ?? reportTime ?? 0, bytesReceived: pair?.bytesReceived, maximumGap: maximumGap)
-        return TransportStats(connectionEstimatedBandwidth: dropped.check(pair?.availableIncomingBitrate, PhysicalBounds.estimate, .estimate) ?? observed)
+        return TransportStats(estimate: dropped.check(pair?.availableIncomingBitrate, PhysicalBounds.estimate, .estimate) ?? observed)
     }
 }

@@ -176,7 +176,8 @@ struct PublisherLinkTracker: Sendable {
                     scalabilityMode: entry.scalabilityMode,
                     qualityLimitationReason: .none,
                     codec: memory.codecName,
-                    rid: entry.rid)
+                    rid: entry.rid,
+                    unmeasured: UnmeasuredValues(bitrate: bitrate, frameRate: frameRate))
                 layers.append(PendingLayer(order: LayerOrder(entry), stats: stats, entry: entry, previous: previous,
                                            limitation: QualityLimitationReason(w3c: entry.qualityLimitationReason)))
             case .audio?:
@@ -221,13 +222,14 @@ struct PublisherLinkTracker: Sendable {
         let pairRoundTrip = dropped.check(digest.selectedPair?.currentRoundTripTime.map { $0 * 1000 }, PhysicalBounds.delay, .delay)
         let conditionChange = scoreUplink(estimate: estimate, targetTotal: targetTotal, roundTrip: roundTrip ?? pairRoundTrip,
                                            bandwidthLimited: limitations.contains(.bandwidth), videoOn: !orderedLayers.isEmpty, hasMedia: hasVideo || hasAudio)
-        let transport = TransportStats(connectionEstimatedBandwidth: estimate ?? 0, networkCondition: scorer.condition, networkConditionReason: scorer.reason)
+        let transport = TransportStats(estimate: estimate, networkCondition: scorer.condition, networkConditionReason: scorer.reason)
         let qualityChanges = hasVideo ? videoQualityChanges(orderedLayers, limitations: limitations) : []
         let video = hasVideo ? PublisherVideoNetworkStats(
             connectionId: link.connectionId, subscriberId: link.subscriberId,
             videoPacketsLost: videoLost.count, videoPacketsSent: videoPackets.count, videoBytesSent: videoBytes.count,
             videoFrameRate: orderedLayers.last?.encodedFrameRate ?? 0,
-            timestamp: time, startTime: start, videoLayers: orderedLayers, transport: transport) : nil
+            timestamp: time, startTime: start, videoLayers: orderedLayers, transport: transport,
+            unmeasured: orderedLayers.last?.unmeasured.intersection(.frameRate) ?? []) : nil
         let audio = hasAudio ? PublisherAudioNetworkStats(
             connectionId: link.connectionId, subscriberId: link.subscriberId,
             audioPacketsLost: audioLost.count, audioPacketsSent: audioPackets.count, audioBytesSent: audioBytes.count,

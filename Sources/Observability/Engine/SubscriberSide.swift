@@ -108,10 +108,10 @@ struct SubscriberSide: Sendable {
     }
 
     /// Moves a connection on by one report: its downlink estimate now, and the time of its
-    /// report before this one.
-    private static func advance(_ connection: inout ConnectionState, digest: ReportDigest, maximumGap: Double) -> (estimate: Double, previousReport: Double?) {
-        let estimate = connection.downlink.transport(selectedPair: digest.selectedPair, reportTime: digest.time, maximumGap: maximumGap)
-            .connectionEstimatedBandwidth
+    /// report before this one (the estimate `nil` when there is none yet).
+    private static func advance(_ connection: inout ConnectionState, digest: ReportDigest, maximumGap: Double) -> (estimate: Double?, previousReport: Double?) {
+        let transport = connection.downlink.transport(selectedPair: digest.selectedPair, reportTime: digest.time, maximumGap: maximumGap)
+        let estimate = transport.unmeasured.contains(.estimatedBandwidth) ? nil : transport.connectionEstimatedBandwidth
         let previousReport = connection.reportTime
         if let time = digest.time, time > (previousReport ?? -.infinity) { connection.reportTime = time }
         return (estimate, previousReport)

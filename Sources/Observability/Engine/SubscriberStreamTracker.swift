@@ -99,12 +99,12 @@ struct SubscriberStreamTracker: Sendable {
     /// Feeds this stream's entries from one report of `peerConnection`. `report` is the whole
     /// report (for codec and legacy track lookups), `selectedPair` its candidate pair carrying
     /// media; `downlinkEstimate` the
-    /// connection's bandwidth estimate (bps); `senderStats` the sender-stats messages accepted
+    /// connection's bandwidth estimate (bps; `nil` when there is none yet); `senderStats` the sender-stats messages accepted
     /// from this stream's publisher; `limit` what the SDK's layer policy says limits the
     /// stream now (see ``SubscriberReceiveLimit``). Returns `nil` for a report whose
     /// timestamp is not after that connection's previous one.
     mutating func ingest(_ entries: SubscriberStreamEntries, in report: StatsReport, selectedPair: StatsEntry?, peerConnection: String,
-                         connectionPreviousReport: Double? = nil, downlinkEstimate: Double,
+                         connectionPreviousReport: Double? = nil, downlinkEstimate: Double?,
                          senderStats: ReceivedSenderStats? = nil, limit: SubscriberReceiveLimit = .none) -> SubscriberStreamUpdate? {
         guard let time = [entries.video?.timestamp, entries.audio?.timestamp].compactMap({ $0 }).max() else { return nil }
         if let last = lastReportTime[peerConnection], time <= last { return nil }
@@ -146,11 +146,11 @@ struct SubscriberStreamTracker: Sendable {
         }
         let localChange = downlink.update(
             lostTotal: videoLost.total + audioLost.total, receivedTotal: videoPackets.total + audioPackets.total,
-            time: time, senderStats: remoteReading.senderStats == nil ? nil : senderStats, estimate: downlinkEstimate, demand: demand,
+            time: time, senderStats: remoteReading.senderStats == nil ? nil : senderStats, estimate: downlinkEstimate ?? 0, demand: demand,
             roundTrip: pairRoundTrip, jitter: jitter, videoOn: video != nil && !paused,
             remoteDegraded: remoteReading.transport.networkCondition.isDegraded, limit: limit)
         let (condition, reason) = downlink.transportCondition
-        let transport = TransportStats(connectionEstimatedBandwidth: downlinkEstimate, networkCondition: condition, networkConditionReason: reason)
+        let transport = TransportStats(estimate: downlinkEstimate, networkCondition: condition, networkConditionReason: reason)
 
         var qualityChanges: [SubscriberVideoEventReason] = []
         var videoPoor = false
@@ -183,7 +183,7 @@ struct SubscriberStreamTracker: Sendable {
         return SubscriberStreamUpdate(video: video, audio: audio, mediaLink: mediaLink,
                                       conditionChange: conditionChange,
                                       videoQualityChanges: qualityChanges, connectionQualityChanged: qualityChange,
-                                      measuredDownlink: TransportStats(connectionEstimatedBandwidth: downlinkEstimate,
+                                      measuredDownlink: TransportStats(estimate: downlinkEstimate,
                                                                        networkCondition: measured.0, networkConditionReason: measured.1))
     }
 
@@ -269,6 +269,7 @@ struct SubscriberStreamTracker: Sendable {
             totalBitrate: bitrate.map { $0 + (headerRate ?? 0) } ?? 0,
             pauseCount: pauseCount, totalPausesDuration: pausesDuration,
             freezeCount: freezeCount, totalFreezesDuration: freezesDuration,
-            codec: report.codecName(of: entry))
+            codec: report.codecName(of: entry),
+            unmeasured: UnmeasuredValues(bitrate: bitrate, frameRate: frameRate))
     }
 }

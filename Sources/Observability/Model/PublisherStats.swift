@@ -4,11 +4,13 @@ public struct PublisherVideoLayerStats: Sendable, Hashable {
     public var width: Int
     /// Encoded frame height (`frameHeight`), px.
     public var height: Int
-    /// Encoded frames per second.
+    /// Encoded frames per second (0 when unknown: then ``unmeasured`` contains `.frameRate`).
     public var encodedFrameRate: Double
-    /// Payload bitrate, 8·Δ`bytesSent`/Δt, bps.
+    /// Payload bitrate, 8·Δ`bytesSent`/Δt, bps (0 when unknown: then ``unmeasured`` contains
+    /// `.bitrate`).
     public var bitrate: Double
-    /// Bitrate including RTP headers and padding, 8·Δ(`bytesSent`+`headerBytesSent`)/Δt, bps.
+    /// Bitrate including RTP headers and padding, 8·Δ(`bytesSent`+`headerBytesSent`)/Δt, bps
+    /// (0 when unknown, as ``bitrate``).
     public var totalBitrate: Double
     /// SVC/scalability descriptor, e.g. `L1T3`.
     public var scalabilityMode: String?
@@ -18,9 +20,14 @@ public struct PublisherVideoLayerStats: Sendable, Hashable {
     public var codec: String?
     /// The simulcast `rid`, when the layer has one (beyond docs/spec/observability.md; handy for debugging).
     public var rid: String?
+    /// The rates of this sample that could not be measured (a layer's first sample, one after
+    /// a gap): `.bitrate`, `.frameRate` (see ``UnmeasuredValues``).
+    public var unmeasured: UnmeasuredValues
 
     /// Creates layer stats.
-    public init(width: Int, height: Int, encodedFrameRate: Double, bitrate: Double, totalBitrate: Double, scalabilityMode: String? = nil, qualityLimitationReason: QualityLimitationReason = .none, codec: String? = nil, rid: String? = nil) {
+    public init(width: Int, height: Int, encodedFrameRate: Double, bitrate: Double, totalBitrate: Double, scalabilityMode: String? = nil, qualityLimitationReason: QualityLimitationReason = .none, codec: String? = nil, rid: String? = nil,
+                unmeasured: UnmeasuredValues = []) {
+        self.unmeasured = unmeasured
         self.width = width
         self.height = height
         self.encodedFrameRate = encodedFrameRate
@@ -46,7 +53,8 @@ public struct PublisherVideoNetworkStats: Sendable, Hashable {
     public var videoPacketsSent: UInt64
     /// Payload bytes sent, all layers, cumulative.
     public var videoBytesSent: UInt64
-    /// Frame rate of the highest sending layer, frames/s.
+    /// Frame rate of the highest sending layer, frames/s (0 when unknown: then ``unmeasured``
+    /// contains `.frameRate`; a real 0 with no layer sending).
     public var videoFrameRate: Double
     /// Unix ms of the sample.
     public var timestamp: Double
@@ -56,6 +64,8 @@ public struct PublisherVideoNetworkStats: Sendable, Hashable {
     public var videoLayers: [PublisherVideoLayerStats]
     /// The uplink.
     public var transport: TransportStats
+    /// `.frameRate` when ``videoFrameRate`` could not be measured (see ``UnmeasuredValues``).
+    public var unmeasured: UnmeasuredValues = []
 }
 
 /// A publisher's audio statistics for one connection.

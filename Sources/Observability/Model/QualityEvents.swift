@@ -10,12 +10,22 @@ public enum PublisherVideoEventReason: String, Sendable, Hashable, CaseIterable 
     case codecChanged
 }
 
-/// Why a subscriber's `videoQualityChanged` fired.
+/// Why a subscriber's video changed: the one reason of its `videoQualityChanged` and of its
+/// `videoDisabled` / `videoEnabled` (the Calls module's `CallSubscriberEvent`), as the
+/// reference SDK has one (`OTSubscriberVideoEventReason`; docs/spec/sessions.md §3,
+/// docs/spec/observability.md §7).
 public enum SubscriberVideoEventReason: String, Sendable, Hashable, CaseIterable {
-    /// A pause of at least 5 s began or ended, or the decoded resolution changed (a layer switch).
+    /// The video's quality changed. `videoQualityChanged`: a pause of at least 5 s began or
+    /// ended, or the decoded resolution changed (a layer switch). `videoDisabled` /
+    /// `videoEnabled`: audio fallback, the network cannot carry even the lowest layer (or
+    /// carries video again).
     case qualityChanged
-    /// The decoder's codec changed.
+    /// The decoder's codec changed (`videoQualityChanged` only; beyond the reference SDK).
     case codecChanged
+    /// The publisher stopped or started sending video.
+    case publisherPropertyChanged
+    /// The app set the subscriber's `subscribeToVideo`.
+    case subscriberPropertyChanged
 }
 
 /// A participant's connection quality, from the E-model (docs/spec/observability.md §8).

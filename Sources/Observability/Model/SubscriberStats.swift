@@ -16,11 +16,11 @@ public struct SubscriberVideoNetworkStats: Sendable, Hashable {
     public var width: Int
     /// Decoded frame height, px.
     public var height: Int
-    /// Decoded frames per second.
+    /// Decoded frames per second (0 when unknown: then ``unmeasured`` contains `.frameRate`).
     public var decodedFrameRate: Double
-    /// Payload bitrate, bps.
+    /// Payload bitrate, bps (0 when unknown: then ``unmeasured`` contains `.bitrate`).
     public var bitrate: Double
-    /// Bitrate including RTP headers and padding, bps.
+    /// Bitrate including RTP headers and padding, bps (0 when unknown, as ``bitrate``).
     public var totalBitrate: Double
     /// Pauses (> 5 s without a rendered frame), counted when the next frame renders.
     public var pauseCount: Int
@@ -32,6 +32,22 @@ public struct SubscriberVideoNetworkStats: Sendable, Hashable {
     public var totalFreezesDuration: Double
     /// Current decoder codec mime subtype, e.g. `VP8`.
     public var codec: String?
+    /// The rates of this sample that could not be measured (the first sample, one after a
+    /// gap): `.bitrate`, `.frameRate` (see ``UnmeasuredValues``).
+    public var unmeasured: UnmeasuredValues = []
+    /// This subscriber's media link when the stats come with a network-condition change (the
+    /// `subscriber(_:networkConditionChanged:audioStats:reason:)` form); `nil` in the periodic
+    /// video stats, which come before their sample's media-link stats.
+    public var mediaLink: SubscriberMediaLinkStats?
+
+    /// This subscriber's downlink, as ``SubscriberMediaLinkStats/transport`` (`nil` without
+    /// ``mediaLink``).
+    public var transport: TransportStats? { mediaLink?.transport }
+    /// The remote publisher's uplink, as ``SubscriberMediaLinkStats/remotePublisherTransport``
+    /// (`nil` without ``mediaLink``).
+    public var remotePublisherTransport: TransportStats? { mediaLink?.remotePublisherTransport }
+    /// Which side is responsible for a degradation (`unknown` without ``mediaLink``).
+    public var networkDegradationSource: NetworkDegradationSource { mediaLink?.networkDegradationSource ?? .unknown }
 }
 
 /// A subscriber's audio statistics.

@@ -37,7 +37,7 @@ struct RemotePublisherView: Sendable {
         var changed = false
         var transport: TransportStats
         if let condition = message.condition {
-            transport = TransportStats(connectionEstimatedBandwidth: message.connectionEstimatedBandwidth ?? 0, networkCondition: condition,
+            transport = TransportStats(estimate: message.connectionEstimatedBandwidth, networkCondition: condition,
                                        networkConditionReason: message.reason ?? (condition >= .good ? .none : .unknown))
         } else {
             let queued = queueing.update(message.roundTripTime)
@@ -46,7 +46,7 @@ struct RemotePublisherView: Sendable {
             let ratio = headroom(estimate: message.connectionEstimatedBandwidth, demand: message.connectionMaxAllocatedBitrate)
             changed = !scorer.receive(ConditionSample(lossFraction: loss, headroom: ratio, estimate: message.connectionEstimatedBandwidth,
                                                       videoOn: true, hasMedia: true, queueing: queued)).isEmpty && wasKnown
-            transport = TransportStats(connectionEstimatedBandwidth: message.connectionEstimatedBandwidth ?? 0,
+            transport = TransportStats(estimate: message.connectionEstimatedBandwidth,
                                        networkCondition: scorer.condition, networkConditionReason: scorer.reason)
         }
         return Reading(senderStats: message.senderStats, transport: transport, upstreamLossFraction: message.lossFraction,

@@ -114,7 +114,8 @@ public struct SenderStatsMessage: Sendable, Hashable {
 
     /// The `SenderStats` a subscriber reports from this message.
     public var senderStats: SenderStats {
-        SenderStats(connectionMaxAllocatedBitrate: connectionMaxAllocatedBitrate, connectionEstimatedBandwidth: connectionEstimatedBandwidth ?? 0)
+        SenderStats(connectionMaxAllocatedBitrate: connectionMaxAllocatedBitrate, connectionEstimatedBandwidth: connectionEstimatedBandwidth ?? 0,
+                    unmeasured: connectionEstimatedBandwidth == nil ? .estimatedBandwidth : [])
     }
 
     /// The wire form (compact JSON, at most ``maximumSize`` bytes: layers past eight are dropped).
