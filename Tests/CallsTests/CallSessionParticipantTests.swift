@@ -70,13 +70,62 @@ import Testing
         var book = ParticipantBook()
         let seven = CallConnection(connectionId: "7", creationTime: CallSessionTests.t0, data: nil)
         #expect(RoomRosterTests.names(book.expand([.connectionCreated(seven)])) == ["connectionCreated 7", "participantDidConnect 7"])
-        #expect(RoomRosterTests.names(book.qualityChanged(.good, participant: "7")) == ["participantConnectionQualityChanged 7 good"])
-        #expect(book.qualityChanged(.good, participant: "7").isEmpty)
-        #expect(RoomRosterTests.names(book.qualityChanged(.poor, participant: "7")) == ["participantConnectionQualityChanged 7 poor"])
-        #expect(book.qualityChanged(.poor, participant: "99").isEmpty)
+        final class Key {}
+        let key = Key(), source = ObjectIdentifier(key)
+        #expect(RoomRosterTests.names(book.sample(.udpDirect, source: source, participant: "7")) == ["participantPathsChanged 7 udpDirect"])
+        #expect(RoomRosterTests.names(book.qualityChanged(.good, source: source, participant: "7")) == ["participantConnectionQualityChanged 7 good"])
+        #expect(book.qualityChanged(.good, source: source, participant: "7").isEmpty)
+        #expect(RoomRosterTests.names(book.qualityChanged(.poor, source: source, participant: "7")) == ["participantConnectionQualityChanged 7 poor"])
+        #expect(book.qualityChanged(.poor, source: source, participant: "99").isEmpty)
         #expect(book.ignoredSamples == 1)
         // A repeated connection is not a second connect.
         #expect(RoomRosterTests.names(book.expand([.connectionCreated(seven)])) == ["connectionCreated 7"])
+        withExtendedLifetime(key) {}
+    }
+
+    /// Seed 003: every participant has a level from the start, `.unknown` before statistics.
+    @Test func aParticipantIsUnknownUntilScored() throws {
+        var book = ParticipantBook()
+        let seven = CallConnection(connectionId: "7", creationTime: CallSessionTests.t0, data: nil)
+        let events = book.expand([.connectionCreated(seven)])
+        guard case .participantDidConnect(let participant) = events.last else { Issue.record("\(events)"); return }
+        #expect(participant.connectionQuality == .unknown)
+        #expect(book.participants["7"]?.connectionQuality == .unknown)
+    }
+
+    /// Two subscriptions to one participant (camera and screen): one level, the worse of the
+    /// two; when one ends, the other's.
+    @Test func twoSubscriptionsToOneParticipantGiveTheWorseLevel() {
+        var book = ParticipantBook()
+        _ = book.expand([.connectionCreated(CallConnection(connectionId: "7", creationTime: CallSessionTests.t0, data: nil))])
+        final class Key {}
+        let a = Key(), b = Key()
+        let ka = ObjectIdentifier(a), kb = ObjectIdentifier(b)
+        _ = book.sample(.udpDirect, source: ka, participant: "7")
+        _ = book.sample(.udpDirect, source: kb, participant: "7")
+        #expect(RoomRosterTests.names(book.qualityChanged(.excellent, source: ka, participant: "7")) == ["participantConnectionQualityChanged 7 excellent"])
+        #expect(RoomRosterTests.names(book.qualityChanged(.poor, source: kb, participant: "7")) == ["participantConnectionQualityChanged 7 poor"])
+        // The camera's later score does not hide the screen's poor one (the last writer does not win).
+        #expect(book.qualityChanged(.good, source: ka, participant: "7").isEmpty)
+        #expect(book.participants["7"]?.connectionQuality == .poor)
+        #expect(RoomRosterTests.names(book.subscriptionEnded(kb)) == ["participantConnectionQualityChanged 7 good"])
+        withExtendedLifetime((a, b)) {}
+    }
+
+    /// A participant no path leads to is not `excellent`, whatever its last score: `.bad` until a
+    /// path works again.
+    @Test func noWorkingPathIsNotExcellent() {
+        var book = ParticipantBook()
+        _ = book.expand([.connectionCreated(CallConnection(connectionId: "7", creationTime: CallSessionTests.t0, data: nil))])
+        final class Key {}
+        let key = Key(), source = ObjectIdentifier(key)
+        _ = book.sample(.udpDirect, source: source, participant: "7")
+        _ = book.qualityChanged(.excellent, source: source, participant: "7")
+        #expect(RoomRosterTests.names(book.sample([], source: source, participant: "7"))
+                == ["participantPathsChanged 7 none", "participantConnectionQualityChanged 7 bad"])
+        #expect(RoomRosterTests.names(book.sample(.udpRelay, source: source, participant: "7"))
+                == ["participantPathsChanged 7 udpRelay", "participantConnectionQualityChanged 7 excellent"])
+        withExtendedLifetime(key) {}
     }
 
     @Test func twoSubscribersToOneParticipantUnionTheirPaths() {

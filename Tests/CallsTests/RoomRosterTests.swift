@@ -23,7 +23,7 @@ import Testing
             case .participantDidConnect(let p): "participantDidConnect \(p.connectionId)"
             case .participantDidDisconnect(let p): "participantDidDisconnect \(p.connectionId)"
             case .participantPathsChanged(let p): "participantPathsChanged \(p.connectionId) \(p.paths)"
-            case .participantConnectionQualityChanged(let p): "participantConnectionQualityChanged \(p.connectionId) \(p.connectionQuality?.rawValue ?? "-")"
+            case .participantConnectionQualityChanged(let p): "participantConnectionQualityChanged \(p.connectionId) \(p.connectionQuality.rawValue)"
             case .connectionStateChanged(let state): "connectionStateChanged \(state.rawValue)"
             case .streamVideoDimensionsChanged(let s): "streamVideoDimensionsChanged \(s.streamId) \(s.videoDimensions.map { "\($0.width)x\($0.height)" } ?? "-")"
             }

@@ -15,8 +15,8 @@ extension CallSession {
         deliver(delivery.participants.expireRemotePaths(at: timer.elapsed))
     }
 
-    /// A subscriber's monitor scored its participant anew.
-    func connectionQualityChanged(_ quality: ConnectionQuality, participant: String) {
-        deliver(delivery.participants.qualityChanged(quality, participant: participant))
+    /// A subscription's monitor scored its participant anew.
+    func connectionQualityChanged(_ quality: ConnectionQuality, source: ObjectIdentifier, participant: String) {
+        deliver(delivery.participants.qualityChanged(quality, source: source, participant: participant))
     }
 }

@@ -5,14 +5,17 @@ import RTCStats
 /// `connectionCreated` / `connectionDestroyed`), the paths to each (from the stats of our
 /// subscribers to its streams) and its connection quality. Paths never end a participant.
 struct ParticipantBook: Sendable {
-    /// One subscription's paths, for the participant whose stream it receives.
-    private struct PathSource: Sendable {
+    /// What one subscription says of the participant whose stream it receives.
+    private struct Source: Sendable {
         var participant: String
-        var paths: ConnectionPaths
+        /// Its working paths after its last report.
+        var paths: ConnectionPaths = []
+        /// Its monitor's connection quality, once scored.
+        var quality = ConnectionQuality.unknown
     }
 
     private(set) var participants: [String: RemoteParticipant] = [:]
-    private var sources: [ObjectIdentifier: PathSource] = [:]
+    private var sources: [ObjectIdentifier: Source] = [:]
     /// Stats or quality for a participant not in the call (our own stream, a late sample).
     private(set) var ignoredSamples = 0
 
@@ -47,28 +50,24 @@ struct ParticipantBook: Sendable {
     }
 
     /// The paths of subscription `source` (receiving a stream of `participant`) after a report:
-    /// a `participantPathsChanged` when that participant's paths changed.
+    /// a `participantPathsChanged` when that participant's paths changed (and a
+    /// `participantConnectionQualityChanged` when its level follows).
     mutating func sample(_ paths: ConnectionPaths, source key: ObjectIdentifier, participant: String) -> [CallSessionEvent] {
-        sources[key] = PathSource(participant: participant, paths: paths)
-        return refreshPaths(of: participant)
+        sources[key, default: Source(participant: participant)].paths = paths
+        return refresh(participant)
     }
 
-    /// Subscription `key` ended: its paths no longer count.
+    /// Subscription `source`'s monitor scored `participant`'s connection anew (it reports on
+    /// change only).
+    mutating func qualityChanged(_ quality: ConnectionQuality, source key: ObjectIdentifier, participant: String) -> [CallSessionEvent] {
+        sources[key, default: Source(participant: participant)].quality = quality
+        return refresh(participant)
+    }
+
+    /// Subscription `key` ended: its paths and quality no longer count.
     mutating func subscriptionEnded(_ key: ObjectIdentifier) -> [CallSessionEvent] {
         guard let source = sources.removeValue(forKey: key) else { return [] }
-        return refreshPaths(of: source.participant)
-    }
-
-    /// The quality engine scored `participant` anew.
-    mutating func qualityChanged(_ quality: ConnectionQuality, participant id: String) -> [CallSessionEvent] {
-        guard var participant = participants[id] else {
-            ignoredSamples += 1
-            return []
-        }
-        guard participant.connectionQuality != quality else { return [] }
-        participant.connectionQuality = quality
-        participants[id] = participant
-        return [.participantConnectionQualityChanged(participant)]
+        return refresh(source.participant)
     }
 
     /// How long a participant's reported paths stand without a newer message (the sender-stats
@@ -109,16 +108,29 @@ struct ParticipantBook: Sendable {
     /// Whether a path works to any participant.
     var anyPathWorks: Bool { participants.values.contains { $0.paths.isOnline } }
 
-    /// A participant's paths: every working path of every subscriber to its streams.
-    private mutating func refreshPaths(of id: String) -> [CallSessionEvent] {
+    /// A participant's paths and level from every subscription to its streams: the paths are
+    /// every working path of any of them; the level is the worst one scored (one stream that
+    /// suffers is a connection that suffers), `.bad` while no path works at all (nothing gets
+    /// through, whatever the last score said), `.unknown` before any score.
+    private mutating func refresh(_ id: String) -> [CallSessionEvent] {
         guard var participant = participants[id] else {
             ignoredSamples += 1
             return []
         }
-        let paths = sources.values.filter { $0.participant == id }.reduce(into: ConnectionPaths()) { $0.formUnion($1.paths) }
-        guard paths != participant.paths else { return [] }
-        participant.paths = paths
+        let mine = sources.values.filter { $0.participant == id }
+        let paths = mine.reduce(into: ConnectionPaths()) { $0.formUnion($1.paths) }
+        let scored = mine.map(\.quality).filter { $0 != .unknown }
+        let quality = scored.isEmpty ? .unknown : paths.isOnline ? scored.min() ?? .unknown : .bad
+        var events: [CallSessionEvent] = []
+        if paths != participant.paths {
+            participant.paths = paths
+            events.append(.participantPathsChanged(participant))
+        }
+        if quality != participant.connectionQuality {
+            participant.connectionQuality = quality
+            events.append(.participantConnectionQualityChanged(participant))
+        }
         participants[id] = participant
-        return [.participantPathsChanged(participant)]
+        return events
     }
 }

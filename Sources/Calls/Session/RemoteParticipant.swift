@@ -8,8 +8,12 @@ public struct RemoteParticipant: Hashable, Sendable {
     /// The working paths to this participant, from the stats of our subscribers to its streams
     /// (empty until the first sample, or when no pair works).
     public var paths: ConnectionPaths
-    /// The connection quality of its streams (docs/spec/observability.md §8); `nil` until first scored.
-    public var connectionQuality: ConnectionQuality?
+    /// How good the connection to it is (docs/spec/observability.md §8; seed 003's
+    /// `Participant.connectionQuality`): `.unknown` until the stats of a subscription to its
+    /// streams have scored it, then rated each second from round-trip time, jitter and loss
+    /// (the E-model: jitter costs a voice call as surely as loss does); the worst level of its
+    /// streams when we receive several; `.bad` while no path to it works.
+    public var connectionQuality: ConnectionQuality
     /// The far leg: the participant's own working paths to the router, as the latest
     /// sender-stats message from it said (`nil` until one says — its SDK may not share them —
     /// and again when none came for 5 s).
@@ -20,7 +24,7 @@ public struct RemoteParticipant: Hashable, Sendable {
     public var connectionId: String { connection.connectionId }
 
     /// Creates a participant.
-    public init(connection: CallConnection, paths: ConnectionPaths = [], connectionQuality: ConnectionQuality? = nil,
+    public init(connection: CallConnection, paths: ConnectionPaths = [], connectionQuality: ConnectionQuality = .unknown,
                 remotePaths: ConnectionPaths? = nil) {
         self.remotePaths = remotePaths
         self.connection = connection

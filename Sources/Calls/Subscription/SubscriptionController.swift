@@ -167,11 +167,12 @@ final class SubscriptionController {
     private func watchConnectionQuality(in session: isolated CallSession) {
         guard qualityWatcher == nil else { return }
         let participant = stream.connection.connectionId
+        let source = ObjectIdentifier(self)
         let callbacks = subscriber.statsMonitor.events
         qualityWatcher = Task { [weak session] in
             for await callback in callbacks {
                 guard case .participantConnectionQualityChanged(let quality) = callback.event else { continue }
-                await session?.connectionQualityChanged(quality, participant: participant)
+                await session?.connectionQualityChanged(quality, source: source, participant: participant)
             }
         }
     }
