@@ -12,4 +12,11 @@ extension DiscoverabilityProber: DiscoverabilityProbing {
             DispatchQueue.global().async { continuation.resume(returning: self.run(probe)) }
         }
     }
+
+    /// The interface addresses (getifaddrs), read every 250 ms: an element each time the set
+    /// changes. A poll, not a notification: it needs no platform framework and reads what the
+    /// probes would go out through.
+    public func networkChanges() -> AsyncStream<Void>? {
+        InterfaceAddresses.changes(every: .milliseconds(250))
+    }
 }

@@ -35,3 +35,24 @@ struct InterfaceAddresses: Equatable {
         return InterfaceAddresses(entries: entries.sorted())
     }
 }
+
+extension InterfaceAddresses {
+    /// An element each time the set differs from the one read before, read every `interval`
+    /// until the stream is no longer iterated.
+    static func changes(every interval: Duration) -> AsyncStream<Void> {
+        AsyncStream { continuation in
+            let poll = Task {
+                var last = current()
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    let now = current()
+                    if now != last {
+                        last = now
+                        continuation.yield()
+                    }
+                }
+            }
+            continuation.onTermination = { _ in poll.cancel() }
+        }
+    }
+}

@@ -20,6 +20,14 @@ struct NamespaceProber: DiscoverabilityProbing {
 
     var tcpRelayConfigured: Bool { prober.tcpRelayConfigured }
 
+    /// Whether the session hears of network changes from it (the interface addresses of the
+    /// test process's own namespace, where the root side of the veth is); off unless a test
+    /// is about them, so that an address the kernel adds on its own (IPv6 link-local on a new
+    /// veth) starts no round in the other tests.
+    var watchesNetwork = false
+
+    func networkChanges() -> AsyncStream<Void>? { watchesNetwork ? prober.networkChanges() : nil }
+
     func probe(_ probe: DiscoverabilityProbe) async -> DiscoverabilityProbeResult {
         await withCheckedContinuation { continuation in
             let thread = Thread { [prober, namespacePath] in

@@ -9,8 +9,13 @@ import Testing
 final class FakeDiscoverabilityProbe: DiscoverabilityProbing {
     private let answers = Locked<[DiscoverabilityProbe: Bool]>([:])
     private let log = Locked<[DiscoverabilityProbe]>([])
+    private let changes = AsyncStream.makeStream(of: Void.self)
     var tcpRelayConfigured: Bool { true }
     var runs: [DiscoverabilityProbe] { log.withLock { $0 } }
+
+    /// The device's network changed, as the prober sees it.
+    func networkChange() { changes.continuation.yield() }
+    func networkChanges() -> AsyncStream<Void>? { changes.stream }
 
     func set(udp: Bool, tcp: Bool) { answers.withLock { $0 = [.udpBinding: udp, .tcpAllocation: tcp] } }
 
@@ -78,6 +83,23 @@ final class FakeDiscoverabilityProbe: DiscoverabilityProbing {
         await eventually("udp again") { rig.states == ["udp", "tcp", "offline", "udp"] }
         await rig.session.disconnect()
         #expect(await rig.session.connectionState == nil)
+    }
+
+    /// Seed 003: "the SDK reconnects automatically after a network change, and there is no API
+    /// to call for it". A change the prober sees starts a round at once: no clock advance, no
+    /// `networkChanged()` call.
+    @Test func aNetworkChangeTheProberSeesStartsARoundWithoutAnyCall() async throws {
+        let rig = Rig()
+        rig.probe.set(udp: true, tcp: true)
+        try await rig.session.connect()
+        await eventually("udp") { rig.states == ["udp"] }
+        rig.probe.set(udp: false, tcp: false)
+        let before = rig.probe.runs.count
+        rig.probe.networkChange()
+        await eventually("offline") { rig.states == ["udp", "offline"] }
+        #expect(rig.probe.runs.count > before)
+        #expect(rig.clock.now.offset == .zero, "no timer fired")
+        await rig.session.disconnect()
     }
 
     @Test func withoutDiscoverabilityThereIsNoConnectionState() async throws {

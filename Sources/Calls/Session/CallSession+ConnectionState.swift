@@ -7,8 +7,10 @@ extension CallSession {
     public var connectionState: SelfConnectionStatus? { discoverabilityRun?.machine.status }
 
     /// The device's network changed (interface, address, route): discoverability is measured
-    /// again at once. The app calls it from its path monitor; nothing happens without a
-    /// ``SessionDiscoverability`` or before ``connect(display:)``.
+    /// again at once. A prober that sees network changes itself (`ConnectivityProbe`'s, from
+    /// the interface addresses) needs no call: the session starts the round by itself (seed
+    /// 003: "there is no API to call"); an app whose prober cannot tell calls it from its path
+    /// monitor. Nothing happens without a ``SessionDiscoverability`` or before ``connect(display:)``.
     public func networkChanged() { discoverabilityReceive(.networkChanged) }
 
     /// The paths to every participant went away (`worked` and not `works`), or came back after
@@ -35,10 +37,16 @@ extension CallSession {
         discoverabilityReceive(worked ? .mediaPathsLost : .networkChanged)
     }
 
-    /// At connect: the first round starts.
+    /// At connect: the first round starts, and each network change the prober sees starts one.
     func startDiscoverability() {
         guard let discoverability, discoverabilityRun == nil else { return }
-        discoverabilityRun = DiscoverabilityRun(machine: DiscoverabilityStateMachine(configuration: discoverability.machineConfiguration))
+        var run = DiscoverabilityRun(machine: DiscoverabilityStateMachine(configuration: discoverability.machineConfiguration))
+        if let changes = discoverability.probe.networkChanges() {
+            run.changesTask = Task { [weak self] in
+                for await _ in changes { await self?.networkChanged() }
+            }
+        }
+        discoverabilityRun = run
         discoverabilityReceive(.start)
     }
 

@@ -41,11 +41,14 @@ struct DiscoverabilityRun: Sendable {
     var machine: DiscoverabilityStateMachine
     var timerTask: Task<Void, Never>?
     var probeTask: Task<Void, Never>?
+    /// Turns the prober's network changes into rounds.
+    var changesTask: Task<Void, Never>?
     /// The paths to every participant went away during this run (their return starts a round).
     var pathsWereLost = false
 
     func cancel() {
         timerTask?.cancel()
         probeTask?.cancel()
+        changesTask?.cancel()
     }
 }
