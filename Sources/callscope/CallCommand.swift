@@ -150,6 +150,7 @@ struct CallCommand: Command {
         if let report, !FileManager.default.createFile(atPath: report, contents: nil) { throw UsageError("--report: cannot create \(report)") }
         let recorder = record != nil || report != nil ? try CallRecorder(path: record, display: display) : nil
         let metrics = liveMetrics.isEmpty ? nil : try CallLiveMetrics(liveMetrics, call: display)
+        if let port = metrics?.port { CallLiveMetrics.standardErrorLine("metrics at http://\(liveMetrics.host):\(port)/metrics") }
         let out = CallEventPrinter(format: format, recorder: recorder, metrics: metrics)
         let engine = try await ChromiumMediaEngine.launch(chromium)
         let session = CallSession(signaling: JanusSignaling(url: janus, room: room), engine: engine,

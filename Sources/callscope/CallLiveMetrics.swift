@@ -15,18 +15,30 @@ final class CallLiveMetrics: Sendable {
 
     /// Starts serving `/metrics` when `options.port` is set; throws ``MetricsServerError`` when
     /// the port cannot be listened on.
-    init(_ options: CallLiveMetricsOptions, call: String,
-         notify: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data("callscope call: \($0)\n".utf8)) }) throws {
+    convenience init(_ options: CallLiveMetricsOptions, call: String,
+                     notify: @escaping @Sendable (String) -> Void = CallLiveMetrics.standardErrorLine) throws {
+        try self.init(port: options.port, host: options.host, exporters: options.exports.namedExporters(call: call), notify: notify)
+    }
+
+    /// Serves `/metrics` on `host:port` when `port` is set, and sends to `exporters` (each named
+    /// by its option, for the notices).
+    init(port: UInt16?, host: String = "127.0.0.1", exporters: [(option: String, exporter: any CallMetricsExporter)],
+         notify: @escaping @Sendable (String) -> Void = CallLiveMetrics.standardErrorLine) throws {
         self.notify = notify
-        exporters = try options.exports.namedExporters(call: call).map { LiveExporter(option: $0.option, exporter: $0.exporter) }
-        if let port = options.port {
+        self.exporters = exporters.map { LiveExporter(option: $0.option, exporter: $0.exporter) }
+        if let port {
             let collector = collector
-            server = try MetricsHTTPServer(host: options.host, port: port) {
+            server = try MetricsHTTPServer(host: host, port: port) {
                 PrometheusTextEncoder.encode(collector.withLock { $0.snapshot() })
             }
         } else {
             server = nil
         }
+    }
+
+    /// A notice as `callscope call` prints it: one line on standard error.
+    @Sendable static func standardErrorLine(_ text: String) {
+        FileHandle.standardError.write(Data("callscope call: \(text)\n".utf8))
     }
 
     /// The port `/metrics` is served on, when it is.
@@ -49,12 +61,22 @@ final class CallLiveMetrics: Sendable {
             Task {
                 while !Task.isCancelled {
                     do { try await Task.sleep(for: interval) } catch { return }
-                    let snapshot = self.snapshot()
-                    guard !snapshot.families.isEmpty else { continue }
-                    _ = await self.export(snapshot, with: exporter)
+                    await self.exportNow(to: exporter)
                 }
             }
         }
+    }
+
+    /// One interval's export: the snapshot as it stands to every exporter (each after the
+    /// other); nothing before the first callback.
+    func exportNow() async {
+        for exporter in exporters { await exportNow(to: exporter) }
+    }
+
+    private func exportNow(to exporter: LiveExporter) async {
+        let snapshot = snapshot()
+        guard !snapshot.families.isEmpty else { return }
+        _ = await export(snapshot, with: exporter)
     }
 
     /// The final export, after the call: throws the first exporter's failure (after trying all),
