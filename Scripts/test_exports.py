@@ -18,7 +18,7 @@
    `flock /tmp/callscope-rig.lock`): Alice publishes, Bob subscribes with `--metrics-port` and
    `--push`; a real Prometheus scrapes Bob's /metrics and the Pushgateway every second, and its
    HTTP API must show Bob's received bytes growing and his frame rate up *during* the call, from
-   both paths; Alice pushes to a closed port: she completes her call, says so once, exits 1.
+   both paths, and an OTLP receiver here must get growing totals every interval; Alice pushes to a closed port: she completes her call, says so once, exits 1.
 
 Usage: python3 Scripts/test_exports.py [--callscope .build/debug/callscope] [--keep DIR]
 """
@@ -150,7 +150,10 @@ def wait_http(url: str, timeout: float = 30) -> None:
 def test_prometheus(callscope: str, tmp: str, processes: Processes) -> None:
     gateway_port, prometheus_port = free_tcp_port(), free_tcp_port()
     gateway = f"127.0.0.1:{gateway_port}"
-    processes.spawn("pushgateway", ["prometheus-pushgateway", f"--web.listen-address={gateway}"],
+    # Debian's binary persists to /var/lib/prometheus/pushgateway.data by default: groups of
+    # earlier runs (and of other runs at the same time) would come back. A file of our own.
+    processes.spawn("pushgateway", ["prometheus-pushgateway", f"--web.listen-address={gateway}",
+                                    f"--persistence.file={os.path.join(tmp, 'pushgateway.data')}"],
                     os.path.join(tmp, "pushgateway.log"))
     config = os.path.join(tmp, "prometheus.yml")
     with open(os.path.join(ROOT, "Rig", "prometheus", "prometheus.yml")) as f:
@@ -210,7 +213,9 @@ def test_live_call(callscope: str, tmp: str, processes: Processes) -> None:
     janus = Janus(processes, janus_dir).start("127.0.0.1", "lo")
     gateway_port, prometheus_port, metrics_port, closed_port = free_tcp_port(), free_tcp_port(), free_tcp_port(), free_tcp_port()
     gateway = f"127.0.0.1:{gateway_port}"
-    processes.spawn("pushgateway", ["prometheus-pushgateway", f"--web.listen-address={gateway}"], os.path.join(tmp, "live-pushgateway.log"))
+    processes.spawn("pushgateway", ["prometheus-pushgateway", f"--web.listen-address={gateway}",
+                                    f"--persistence.file={os.path.join(tmp, 'live-pushgateway.data')}"],
+                    os.path.join(tmp, "live-pushgateway.log"))
     config = os.path.join(tmp, "live-prometheus.yml")
     with open(os.path.join(ROOT, "Rig", "prometheus", "prometheus.yml")) as f:
         text = f.read().replace("__PUSHGATEWAY__", gateway)
@@ -229,6 +234,31 @@ def test_live_call(callscope: str, tmp: str, processes: Processes) -> None:
             result = json.loads(r.read())["data"]["result"]
         return float(result[0]["value"][1]) if result else None
 
+    # An OTLP/HTTP receiver of our own: the time each of Bob's posts arrived and its received bytes.
+    posts: list[tuple[float, float | None]] = []
+
+    class Receiver(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
+            value = None
+            for resource in body.get("resourceMetrics", []):
+                for scope in resource.get("scopeMetrics", []):
+                    for metric in scope.get("metrics", []):
+                        if metric["name"] == "callscope.subscriber.video.received":
+                            point = metric["sum"]["dataPoints"][0]
+                            value = float(point.get("asDouble", point.get("asInt", 0)))
+            posts.append((time.monotonic(), value))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(b"{}")
+
+        def log_message(self, *args):
+            pass
+
+    receiver = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+
     common = ["call", "--janus", janus, "--format", "ndjson"]
     alice = processes.spawn("alice", [callscope, *common, "--display", "alice", "--publish", "--subscribe", "none",
                                       "--duration", str(LIVE_CALL_SECONDS + 8), "--push", f"http://127.0.0.1:{closed_port}"],
@@ -236,7 +266,8 @@ def test_live_call(callscope: str, tmp: str, processes: Processes) -> None:
     time.sleep(3)               # Alice's stream exists before Bob joins
     bob_log = os.path.join(tmp, "live-bob.log")
     bob = processes.spawn("bob", [callscope, *common, "--display", "bob", "--duration", str(LIVE_CALL_SECONDS),
-                                  "--metrics-port", str(metrics_port), "--push", f"http://{gateway}"], bob_log)
+                                  "--metrics-port", str(metrics_port), "--push", f"http://{gateway}",
+                                  "--otlp", f"http://127.0.0.1:{receiver.server_address[1]}"], bob_log)
     scraped = 'callscope_subscriber_video_received_bytes_total{job="probe",peer="subscriber"}'
     pushed = 'callscope_subscriber_video_received_bytes_total{job="callscope",call="bob",peer="subscriber"}'
     frame_rate = 'callscope_subscriber_video_frames_per_second{job="probe",peer="subscriber"}'
@@ -247,7 +278,9 @@ def test_live_call(callscope: str, tmp: str, processes: Processes) -> None:
             if value is not None and (not values or value != values[-1]):
                 values.append(value)
         time.sleep(1)
+    bob_ended = time.monotonic()
     bob_code = bob.wait()
+    receiver.shutdown()
     alice_code = alice.wait(timeout=60)
     with open(bob_log) as f:
         bob_output = f.read()
@@ -258,6 +291,9 @@ def test_live_call(callscope: str, tmp: str, processes: Processes) -> None:
         values = seen[expression]
         check(len(values) >= 4, f"live: {expression} took only {len(values)} values during the call: {values}")
         check(all(b > a for a, b in zip(values, values[1:])), f"live: {expression} must only grow: {values}")
+    during = [value for arrived, value in posts if arrived < bob_ended - 2 and value is not None]
+    check(len(during) >= 4 and all(b >= a for a, b in zip(during, during[1:])) and during[-1] > during[0],
+          f"live: the OTLP posts during the call must carry growing received bytes: {during}")
     check(any(v > 0 for v in seen[frame_rate]), f"live: bob's frame rate never rose above 0: {seen[frame_rate]}")
     lost = [line for line in alice_output.splitlines() if "the call goes on" in line]
     check(len(lost) == 1, f"live: alice's lost exporter said {len(lost)} times: {lost}")
@@ -265,7 +301,7 @@ def test_live_call(callscope: str, tmp: str, processes: Processes) -> None:
           f"live: alice (pushing to a closed port) exits {alice_code}: {alice_output[-400:]}")
     check('"publisher.videoNetworkStatsUpdated"' in alice_output, "live: alice kept calling (her stats callbacks printed)")
     print(f"live: /metrics took {len(seen[scraped])} growing values ({seen[scraped][:1]} .. {seen[scraped][-1:]} bytes), "
-          f"the pushes {len(seen[pushed])}, frame rates seen {sorted(set(seen[frame_rate]))[-3:]}; alice lost her exporter once "
+          f"the pushes {len(seen[pushed])}, OTLP posts {len(posts)} ({len(during)} with video before the end), frame rates seen {sorted(set(seen[frame_rate]))[-3:]}; alice lost her exporter once "
           f"and exited {alice_code}; {time.monotonic() - started:.1f} s")
 
 
