@@ -62,7 +62,8 @@ done
 # namespace, and hostile STUN servers (Rig/discover_real.py; docs/connection-state.md). ~35 s.
 python3 Rig/discover_real.py
 # Exports against real Prometheus + Pushgateway and the official OTLP protobuf, reports in
-# headless Chromium, analyze on every capture (docs/reports-and-exports.md). ~25 s, plus ~10 s
+# headless Chromium, analyze on every capture (docs/reports-and-exports.md), and a live call
+# scraped by Prometheus through --metrics-port (docs/live-calls.md). ~25 s + ~27 s, plus ~10 s
 # for the venv the first time.
 venv=.build/test-exports-venv
 if ! "$venv/bin/python" -c "import opentelemetry.proto" 2>/dev/null; then

@@ -14,6 +14,11 @@
    the page's own render flag set, series paths drawn. A page with a broken script must be caught.
 4. `callscope analyze` on the same set plus a damaged file: a table, the damaged file reported,
    the rest analysed; the JSON form's totals checked against the ndjson oracle.
+5. A live call (`--only live`, ~25 s; needs janus, chromium, chromedriver; run it under
+   `flock /tmp/callscope-rig.lock`): Alice publishes, Bob subscribes with `--metrics-port` and
+   `--push`; a real Prometheus scrapes Bob's /metrics and the Pushgateway every second, and its
+   HTTP API must show Bob's received bytes growing and his frame rate up *during* the call, from
+   both paths, and an OTLP receiver here must get growing totals every interval; Alice pushes to a closed port: she completes her call, says so once, exits 1.
 
 Usage: python3 Scripts/test_exports.py [--callscope .build/debug/callscope] [--keep DIR]
 """
@@ -145,7 +150,10 @@ def wait_http(url: str, timeout: float = 30) -> None:
 def test_prometheus(callscope: str, tmp: str, processes: Processes) -> None:
     gateway_port, prometheus_port = free_tcp_port(), free_tcp_port()
     gateway = f"127.0.0.1:{gateway_port}"
-    processes.spawn("pushgateway", ["prometheus-pushgateway", f"--web.listen-address={gateway}"],
+    # Debian's binary persists to /var/lib/prometheus/pushgateway.data by default: groups of
+    # earlier runs (and of other runs at the same time) would come back. A file of our own.
+    processes.spawn("pushgateway", ["prometheus-pushgateway", f"--web.listen-address={gateway}",
+                                    f"--persistence.file={os.path.join(tmp, 'pushgateway.data')}"],
                     os.path.join(tmp, "pushgateway.log"))
     config = os.path.join(tmp, "prometheus.yml")
     with open(os.path.join(ROOT, "Rig", "prometheus", "prometheus.yml")) as f:
@@ -191,6 +199,110 @@ def test_prometheus(callscope: str, tmp: str, processes: Processes) -> None:
         print(f"prometheus: {call}: {compared} values match the ndjson ({len(actual)} series scraped)")
     # The push replaced nothing of the other call: both groups coexist.
     check(len(query('count by (call) (callscope_last_sample_timestamp_seconds)')) == len(PUSHED), "one group per pushed call")
+
+
+# --------------------------------------------------------------------------- 5. a live call
+LIVE_CALL_SECONDS = 16          # Bob's call; Alice publishes a little longer so Bob sees media throughout
+
+
+def test_live_call(callscope: str, tmp: str, processes: Processes) -> None:
+    from callscope_rig.janus import Janus
+    started = time.monotonic()
+    janus_dir = os.path.join(tmp, "live-janus")
+    os.makedirs(janus_dir, exist_ok=True)
+    janus = Janus(processes, janus_dir).start("127.0.0.1", "lo")
+    gateway_port, prometheus_port, metrics_port, closed_port = free_tcp_port(), free_tcp_port(), free_tcp_port(), free_tcp_port()
+    gateway = f"127.0.0.1:{gateway_port}"
+    processes.spawn("pushgateway", ["prometheus-pushgateway", f"--web.listen-address={gateway}",
+                                    f"--persistence.file={os.path.join(tmp, 'live-pushgateway.data')}"],
+                    os.path.join(tmp, "live-pushgateway.log"))
+    config = os.path.join(tmp, "live-prometheus.yml")
+    with open(os.path.join(ROOT, "Rig", "prometheus", "prometheus.yml")) as f:
+        text = f.read().replace("__PUSHGATEWAY__", gateway)
+    # The probe's own /metrics, scraped as any exporter is (job and instance from the scrape).
+    text += f"  - job_name: probe\n    static_configs:\n      - targets: ['127.0.0.1:{metrics_port}']\n"
+    with open(config, "w") as f:
+        f.write(text)
+    processes.spawn("prometheus", ["prometheus", f"--config.file={config}", f"--storage.tsdb.path={os.path.join(tmp, 'live-tsdb')}",
+                                   f"--web.listen-address=127.0.0.1:{prometheus_port}"], os.path.join(tmp, "live-prometheus.log"))
+    wait_http(f"http://{gateway}/-/ready")
+    wait_http(f"http://127.0.0.1:{prometheus_port}/-/ready")
+
+    def query(expression: str) -> float | None:
+        url = f"http://127.0.0.1:{prometheus_port}/api/v1/query?" + urllib.parse.urlencode({"query": expression})
+        with urllib.request.urlopen(url, timeout=10) as r:
+            result = json.loads(r.read())["data"]["result"]
+        return float(result[0]["value"][1]) if result else None
+
+    # An OTLP/HTTP receiver of our own: the time each of Bob's posts arrived and its received bytes.
+    posts: list[tuple[float, float | None]] = []
+
+    class Receiver(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
+            value = None
+            for resource in body.get("resourceMetrics", []):
+                for scope in resource.get("scopeMetrics", []):
+                    for metric in scope.get("metrics", []):
+                        if metric["name"] == "callscope.subscriber.video.received":
+                            point = metric["sum"]["dataPoints"][0]
+                            value = float(point.get("asDouble", point.get("asInt", 0)))
+            posts.append((time.monotonic(), value))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(b"{}")
+
+        def log_message(self, *args):
+            pass
+
+    receiver = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+
+    common = ["call", "--janus", janus, "--format", "ndjson"]
+    alice = processes.spawn("alice", [callscope, *common, "--display", "alice", "--publish", "--subscribe", "none",
+                                      "--duration", str(LIVE_CALL_SECONDS + 8), "--push", f"http://127.0.0.1:{closed_port}"],
+                            os.path.join(tmp, "live-alice.log"))
+    time.sleep(3)               # Alice's stream exists before Bob joins
+    bob_log = os.path.join(tmp, "live-bob.log")
+    bob = processes.spawn("bob", [callscope, *common, "--display", "bob", "--duration", str(LIVE_CALL_SECONDS),
+                                  "--metrics-port", str(metrics_port), "--push", f"http://{gateway}",
+                                  "--otlp", f"http://127.0.0.1:{receiver.server_address[1]}"], bob_log)
+    scraped = 'callscope_subscriber_video_received_bytes_total{job="probe",peer="subscriber"}'
+    pushed = 'callscope_subscriber_video_received_bytes_total{job="callscope",call="bob",peer="subscriber"}'
+    frame_rate = 'callscope_subscriber_video_frames_per_second{job="probe",peer="subscriber"}'
+    seen: dict[str, list[float]] = {scraped: [], pushed: [], frame_rate: []}
+    while bob.poll() is None:
+        for expression, values in seen.items():
+            value = query(expression)
+            if value is not None and (not values or value != values[-1]):
+                values.append(value)
+        time.sleep(1)
+    bob_ended = time.monotonic()
+    bob_code = bob.wait()
+    receiver.shutdown()
+    alice_code = alice.wait(timeout=60)
+    with open(bob_log) as f:
+        bob_output = f.read()
+    with open(os.path.join(tmp, "live-alice.log")) as f:
+        alice_output = f.read()
+    check(bob_code == 0, f"live: bob exits {bob_code}: {bob_output[-600:]}")
+    for expression in (scraped, pushed):
+        values = seen[expression]
+        check(len(values) >= 4, f"live: {expression} took only {len(values)} values during the call: {values}")
+        check(all(b > a for a, b in zip(values, values[1:])), f"live: {expression} must only grow: {values}")
+    during = [value for arrived, value in posts if arrived < bob_ended - 2 and value is not None]
+    check(len(during) >= 4 and all(b >= a for a, b in zip(during, during[1:])) and during[-1] > during[0],
+          f"live: the OTLP posts during the call must carry growing received bytes: {during}")
+    check(any(v > 0 for v in seen[frame_rate]), f"live: bob's frame rate never rose above 0: {seen[frame_rate]}")
+    lost = [line for line in alice_output.splitlines() if "the call goes on" in line]
+    check(len(lost) == 1, f"live: alice's lost exporter said {len(lost)} times: {lost}")
+    check(alice_code == 1 and "the final export did not get through" in alice_output,
+          f"live: alice (pushing to a closed port) exits {alice_code}: {alice_output[-400:]}")
+    check('"publisher.videoNetworkStatsUpdated"' in alice_output, "live: alice kept calling (her stats callbacks printed)")
+    print(f"live: /metrics took {len(seen[scraped])} growing values ({seen[scraped][:1]} .. {seen[scraped][-1:]} bytes), "
+          f"the pushes {len(seen[pushed])}, OTLP posts {len(posts)} ({len(during)} with video before the end), frame rates seen {sorted(set(seen[frame_rate]))[-3:]}; alice lost her exporter once "
+          f"and exited {alice_code}; {time.monotonic() - started:.1f} s")
 
 
 # --------------------------------------------------------------------------- 2. OTLP
@@ -485,7 +597,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--callscope", default=os.path.join(ROOT, ".build", "debug", "callscope"))
     parser.add_argument("--keep", help="keep the temporary files (reports, logs) in this directory")
-    parser.add_argument("--only", choices=["prometheus", "otlp", "report", "analyze"])
+    parser.add_argument("--only", choices=["prometheus", "otlp", "report", "analyze", "live"])
     args = parser.parse_args()
     callscope = os.path.abspath(args.callscope)
     tmp = args.keep or tempfile.mkdtemp(prefix="callscope-exports-")
@@ -502,6 +614,8 @@ def main() -> int:
             test_report(callscope, tmp, processes)
         if args.only in (None, "analyze"):
             test_analyze(callscope, tmp)
+        if args.only in (None, "live"):
+            test_live_call(callscope, tmp, processes)
     finally:
         processes.reap_all()
         if not args.keep:

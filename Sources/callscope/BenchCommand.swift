@@ -17,7 +17,8 @@ struct BenchCommand: Command {
 
     Microseconds per report for parsing and for the engine, on realistic reports of about 20,
     100 and 300 entries and on a recording replay, beside the JSONSerialization floor measured
-    in the same run.
+    in the same run; then what `call --metrics-port/--push/--otlp` costs per 1 s stats interval
+    on that recording's callbacks (ingesting them; a scrape; an OTLP body).
 
       --json        the rows as JSON
       --seconds S   minimum time per measurement (default 0.4)
@@ -65,6 +66,7 @@ struct BenchCommand: Command {
             rows.append(measure(name: "\(target)", reports: reports))
         }
         rows.append(measureReplay(recording: recording, timeline: timeline))
+        let live = try measureLiveMetrics(recording: recording)
 
         if json {
             var object: [StatsField] = []
@@ -79,6 +81,7 @@ struct BenchCommand: Command {
                     StatsField("engine_over_parse", .number(Self.round(row.engine / row.parse, digits: 3))),
                 ])))
             }
+            object.append(StatsField("live_metrics", Self.jsonValue(live)))
             object.append(StatsField("machine", .string(Self.machine())))
             print(JSONWriter.string(.object(object)))
         } else {
@@ -87,6 +90,7 @@ struct BenchCommand: Command {
             for row in rows {
                 print(String(format: "%-8@ %8.1f %8.0f %8.1f %8.1f %18.1f %21.3f %13.3f", row.name, row.entries, row.bytes, row.parse, row.engine, row.floor, (row.parse + row.engine) / row.floor, row.engine / row.parse))
             }
+            print(Self.text(live))
         }
         return .success
     }

@@ -18,6 +18,7 @@ struct CallCommand: Command {
                    [--format text|ndjson] [--display NAME] [--chromedriver PATH] [--chromium PATH]
                    [--stun HOST:PORT [--turn HOST:PORT --user U --password P]]
                    [--record FILE] [--report FILE]
+                   [--metrics-port N [--metrics-host ADDR]] [--push URL] [--otlp URL]
                    [--width W --height H --fps N --bitrates q,h,f --camera-file FILE]
                    [--preferred-resolution WxH] [--preferred-frame-rate F] [--no-audio-fallback]
                    [--publisher-no-audio-fallback]
@@ -44,6 +45,7 @@ struct CallCommand: Command {
     and ends with the call's span, a summary per stream and the timeline of degradations
     (times from the call's start); --format ndjson prints one JSON line per callback and event.
     \(CallMediaOptions.help)
+    \(CallLiveMetricsOptions.help)
     The subscribers' layer policy prints (and records) subscriber.layerChanged {substream,
     temporal, limit}, subscriber.videoDisableWarning / videoDisableWarningLifted and
     subscriber.videoDisabled / videoEnabled {reason}. --preferred-resolution and
@@ -66,6 +68,7 @@ struct CallCommand: Command {
     var discoverability: SessionDiscoverability?
     var record: String?
     var report: String?
+    var liveMetrics = CallLiveMetricsOptions()
     var media = CallMediaOptions()
     var preferredResolution: CallVideoDimensions?
     var preferredFrameRate: Double?
@@ -83,6 +86,7 @@ struct CallCommand: Command {
             switch argument {
             case _ where CallDiscoverabilityOptions.options.contains(argument): try probes.take(argument, value(argument))
             case _ where CallMediaOptions.options.contains(argument): try media.take(argument, value(argument))
+            case _ where CallLiveMetricsOptions.options.contains(argument): try liveMetrics.take(argument, value(argument))
             case "--janus":
                 let text = try value(argument)
                 guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
@@ -145,10 +149,14 @@ struct CallCommand: Command {
         defer { end.finish() }
         if let report, !FileManager.default.createFile(atPath: report, contents: nil) { throw UsageError("--report: cannot create \(report)") }
         let recorder = record != nil || report != nil ? try CallRecorder(path: record, display: display) : nil
-        let out = CallEventPrinter(format: format, recorder: recorder)
+        let metrics = liveMetrics.isEmpty ? nil : try CallLiveMetrics(liveMetrics, call: display)
+        if let port = metrics?.port { CallLiveMetrics.standardErrorLine("metrics at http://\(liveMetrics.host):\(port)/metrics") }
+        let out = CallEventPrinter(format: format, recorder: recorder, metrics: metrics)
         let engine = try await ChromiumMediaEngine.launch(chromium)
         let session = CallSession(signaling: JanusSignaling(url: janus, room: room), engine: engine,
                                   clock: ContinuousClock(), wallClock: Date.init, discoverability: discoverability)
+        let exports = metrics?.exportPeriodically(every: session.configuration.statsInterval) ?? []
+        defer { for task in exports { task.cancel() } }
         if let recorder { await session.record(to: recorder.writer, peer: display) }
         var followers: [Task<Void, Never>] = []
         let sessionEvents = session.events
@@ -186,6 +194,8 @@ struct CallCommand: Command {
             if let recording = try? recorder?.finish(browser: engine.browserVersion.map { "Chromium " + $0 }, sfu: nil, intervalMilliseconds: 1000) {
                 try? writeReport(of: recording)
             }
+            for task in exports { task.cancel() }
+            try? await metrics?.finish()
             throw error
         }
         await session.disconnect()
@@ -196,6 +206,8 @@ struct CallCommand: Command {
                                              intervalMilliseconds: Double(session.configuration.statsInterval.components.seconds) * 1000
                                                  + Double(session.configuration.statsInterval.components.attoseconds) / 1e15)
         if let recording { try writeReport(of: recording) }
+        for task in exports { task.cancel() }
+        try await metrics?.finish()
     }
 
     /// `--report`: the page `callscope report` writes for the call's own recording.

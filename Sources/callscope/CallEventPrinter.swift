@@ -18,11 +18,14 @@ final class CallEventPrinter: Sendable {
 
     /// Also writes the lifecycle events to `callscope call --record`'s file, when recording.
     let recorder: CallRecorder?
+    /// Also feeds the stats callbacks to `--metrics-port`/`--push`/`--otlp`, when asked for.
+    let metrics: CallLiveMetrics?
 
-    init(format: CallCommand.Format, recorder: CallRecorder? = nil, start: Double = Date().timeIntervalSince1970 * 1000,
+    init(format: CallCommand.Format, recorder: CallRecorder? = nil, metrics: CallLiveMetrics? = nil, start: Double = Date().timeIntervalSince1970 * 1000,
          output: @escaping @Sendable (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) }) {
         self.format = format
         self.recorder = recorder
+        self.metrics = metrics
         self.output = output
         text = Locked(CallbackTextPrinter(clockStyle: .wallClock, origin: start))
     }
@@ -120,6 +123,7 @@ final class CallEventPrinter: Sendable {
     func stats(_ callback: StatsCallback, stream: String) {
         var callback = callback
         if (callback.stream ?? .sole) == .sole { callback.stream = StreamID(stream) }
+        metrics?.ingest(callback)
         switch format {
         case .ndjson: write(callback.ndjsonLine)
         case .text:

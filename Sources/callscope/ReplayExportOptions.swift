@@ -14,29 +14,38 @@ struct ReplayExportOptions {
 
     /// Consumes `option` (and its value) when it is one of ours; returns false otherwise.
     mutating func parse(_ option: String, _ parser: inout ArgumentParser) throws -> Bool {
-        let keyPath: WritableKeyPath<ReplayExportOptions, String?>
-        switch option {
-        case "--push": keyPath = \.pushgatewayURL
-        case "--otlp": keyPath = \.otlpURL
-        default: return false
-        }
-        let value = try parser.value(of: option)
+        guard option == "--push" || option == "--otlp" else { return false }
+        try take(option, parser.value(of: option))
+        return true
+    }
+
+    /// Sets `--push` or `--otlp` to `value`; throws ``UsageError`` for a URL that is not http(s).
+    mutating func take(_ option: String, _ value: String) throws {
+        let keyPath: WritableKeyPath<ReplayExportOptions, String?> = option == "--push" ? \.pushgatewayURL : \.otlpURL
         guard let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
             throw UsageError("\(option) takes an http(s) URL, e.g. \(option == "--push" ? "http://127.0.0.1:9091" : "http://127.0.0.1:4318")")
         }
         self[keyPath: keyPath] = value
-        return true
     }
 
     /// The exporters for one replayed file.
     func exporters(file: String) throws -> [any CallMetricsExporter] {
-        let call = URL(fileURLWithPath: file).lastPathComponent
-        var exporters: [any CallMetricsExporter] = []
+        try exporters(call: URL(fileURLWithPath: file).lastPathComponent)
+    }
+
+    /// The exporters for the call named `call` (the grouping key's `call`, OTLP's `session.id`).
+    func exporters(call: String) throws -> [any CallMetricsExporter] {
+        try namedExporters(call: call).map(\.exporter)
+    }
+
+    /// ``exporters(call:)`` with the option each came from (`--push`, `--otlp`).
+    func namedExporters(call: String) throws -> [(option: String, exporter: any CallMetricsExporter)] {
+        var exporters: [(option: String, exporter: any CallMetricsExporter)] = []
         if let pushgatewayURL {
-            exporters.append(try PushgatewayExporter(url: pushgatewayURL, grouping: [CallMetricLabel("call", call)]))
+            exporters.append(("--push", try PushgatewayExporter(url: pushgatewayURL, grouping: [CallMetricLabel("call", call)])))
         }
         if let otlpURL {
-            exporters.append(try OTLPHTTPExporter(url: otlpURL, resource: [CallMetricLabel("session.id", call)]))
+            exporters.append(("--otlp", try OTLPHTTPExporter(url: otlpURL, resource: [CallMetricLabel("session.id", call)])))
         }
         return exporters
     }
