@@ -50,33 +50,52 @@ struct LayerPreferences: Sendable, Hashable {
 /// stays while the lowest layer does not fit, and is lifted when it fits again.
 struct LayerPolicy: Sendable {
     struct Configuration: Sendable, Hashable {
-        /// The share of the estimate the video plus audio may use.
-        var margin = 0.85
-        /// What the audio takes, bps.
-        var audioBitrate = 48_000.0
-        /// Consecutive bad intervals before stepping down (or falling back).
-        var downAfter = 2
-        /// The first hold before stepping up again.
-        var initialHold: Duration = .seconds(10)
-        /// The longest hold.
-        var maximumHold: Duration = .seconds(80)
-        /// How soon after an up-switch one bad interval undoes it (a failed probe); later, two
-        /// are needed as for any step down (measured: a publisher's rate dip 8 s after an
-        /// up-switch was taken for a failed probe).
-        var failedUpSwitchWindow: Duration = .seconds(3)
-        /// The top temporal layer's frame rate until the publisher's real one is known, and the
-        /// cumulative bitrate share of each temporal layer (VP8 L1T3 as libwebrtc allocates it).
-        var topFrameRate = 30.0
-        var temporalShares = [0.4, 0.6, 1.0]
-        /// How far (frames/s) a temporal layer's measured rate may sit above the preferred frame
-        /// rate and still count as not above it: a rate measured over one interval wobbles by
-        /// about a frame (a 15 fps camera reads 14-16).
-        var frameRateTolerance = 1.0
-        /// The first wait before probing video back after a fallback, and the longest.
-        var initialProbeBackoff: Duration = .seconds(5)
-        var maximumProbeBackoff: Duration = .seconds(8)
-        /// Healthy intervals with decoded frames before a resumed video is announced enabled.
-        var confirmIntervals = 2
+        /// What fits the downlink.
+        var fit = Fit()
+        /// When to step down and up.
+        var stepping = Stepping()
+        /// Audio fallback and the probes back.
+        var fallback = Fallback()
+
+        /// What fits the downlink.
+        struct Fit: Sendable, Hashable {
+            /// The share of the estimate the video plus audio may use.
+            var margin = 0.85
+            /// What the audio takes, bps.
+            var audioBitrate = 48_000.0
+            /// The top temporal layer's frame rate until the publisher's real one is known, and
+            /// the cumulative bitrate share of each temporal layer (VP8 L1T3 as libwebrtc
+            /// allocates it).
+            var topFrameRate = 30.0
+            var temporalShares = [0.4, 0.6, 1.0]
+            /// How far (frames/s) a temporal layer's measured rate may sit above the preferred
+            /// frame rate and still count as not above it: a rate measured over one interval
+            /// wobbles by about a frame (a 15 fps camera reads 14-16).
+            var frameRateTolerance = 1.0
+        }
+
+        /// When to step down and up.
+        struct Stepping: Sendable, Hashable {
+            /// Consecutive bad intervals before stepping down (or falling back).
+            var downAfter = 2
+            /// The first hold before stepping up again.
+            var initialHold: Duration = .seconds(10)
+            /// The longest hold.
+            var maximumHold: Duration = .seconds(80)
+            /// How soon after an up-switch one bad interval undoes it (a failed probe); later,
+            /// two are needed as for any step down (measured: a publisher's rate dip 8 s after
+            /// an up-switch was taken for a failed probe).
+            var failedUpSwitchWindow: Duration = .seconds(3)
+        }
+
+        /// Audio fallback and the probes back.
+        struct Fallback: Sendable, Hashable {
+            /// The first wait before probing video back after a fallback, and the longest.
+            var initialProbeBackoff: Duration = .seconds(5)
+            var maximumProbeBackoff: Duration = .seconds(8)
+            /// Healthy intervals with decoded frames before a resumed video is announced enabled.
+            var confirmIntervals = 2
+        }
     }
 
     /// A spatial and a temporal layer.
@@ -165,16 +184,16 @@ struct LayerPolicy: Sendable {
     init(preferences: LayerPreferences = .init(), configuration: Configuration = .init()) {
         self.preferences = preferences
         self.configuration = configuration
-        timing = Timing(hold: configuration.initialHold, probeBackoff: configuration.initialProbeBackoff)
+        timing = Timing(hold: configuration.stepping.initialHold, probeBackoff: configuration.fallback.initialProbeBackoff)
         runs = Runs(bad: Self.badRun(configuration), resume: Self.resumeRun(configuration))
     }
 
     private static func badRun(_ configuration: Configuration) -> Hysteresis<IntervalHealth> {
-        Hysteresis(degradeAfter: configuration.downAfter, recoverAfter: 1, adopted: .healthy)
+        Hysteresis(degradeAfter: configuration.stepping.downAfter, recoverAfter: 1, adopted: .healthy)
     }
 
     private static func resumeRun(_ configuration: Configuration) -> Hysteresis<IntervalHealth> {
-        Hysteresis(degradeAfter: 1, recoverAfter: configuration.confirmIntervals, adopted: .bad)
+        Hysteresis(degradeAfter: 1, recoverAfter: configuration.fallback.confirmIntervals, adopted: .bad)
     }
 
     /// The hold before the next step up (it grows when an up-switch failed).
@@ -215,7 +234,7 @@ struct LayerPolicy: Sendable {
             }
             // A new preference takes effect at the next interval: no hold, no down-count.
             timing.lastChange = nil
-            runs.lower = configuration.downAfter - 1
+            runs.lower = configuration.stepping.downAfter - 1
             return []
         case .publisherVideo(let sending):
             if !sending {
@@ -269,14 +288,14 @@ struct LayerPolicy: Sendable {
             return [.resumeVideo(resumed)]
         case .resuming(let reason):
             if reason == .qualityChanged, nothingFits || (audioLossy && !seen.audioLossyWhilePaused) {
-                timing.probeBackoff = min(timing.probeBackoff * 2, configuration.maximumProbeBackoff)
+                timing.probeBackoff = min(timing.probeBackoff * 2, configuration.fallback.maximumProbeBackoff)
                 return pause(.qualityChanged, now: now, probe: true, announce: false)
             }
             _ = runs.resume.receive(framesDecoded && !nothingFits ? .healthy : .bad)
             guard runs.resume.adopted == .healthy else { return [] }
             phase = .receiving
             timing.lastChange = now
-            if reason == .qualityChanged { timing.probeBackoff = configuration.initialProbeBackoff }
+            if reason == .qualityChanged { timing.probeBackoff = configuration.fallback.initialProbeBackoff }
             return [.videoEnabled(reason)]
         case .warned:
             if bad, fallbackAllowed { return pause(.qualityChanged, now: now, probe: true) }
@@ -334,9 +353,9 @@ struct LayerPolicy: Sendable {
             // A step down soon after a step up: the up-switch brought the trouble back, and is
             // undone after one bad interval.
             let failedUpSwitch = timing.lastUpSwitch.map { now - $0 < timing.hold } ?? false
-            let justUp = timing.lastUpSwitch.map { now - $0 <= configuration.failedUpSwitchWindow } ?? false
-            guard runs.lower >= (justUp ? 1 : configuration.downAfter) else { return [] }
-            if failedUpSwitch { timing.hold = min(timing.hold * 2, configuration.maximumHold) }
+            let justUp = timing.lastUpSwitch.map { now - $0 <= configuration.stepping.failedUpSwitchWindow } ?? false
+            guard runs.lower >= (justUp ? 1 : configuration.stepping.downAfter) else { return [] }
+            if failedUpSwitch { timing.hold = min(timing.hold * 2, configuration.stepping.maximumHold) }
             timing.lastUpSwitch = nil
             return change(to: desired, now: now)
         }
@@ -370,10 +389,10 @@ struct LayerPolicy: Sendable {
     /// the full rate being the publisher's real one when known (a 15 fps camera sends 3.75, 7.5
     /// and 15 fps), ``Configuration/topFrameRate`` before.
     private var temporalLayer: Int {
-        let top = configuration.temporalShares.count - 1
+        let top = configuration.fit.temporalShares.count - 1
         guard let wanted = preferences.frameRate else { return top }
-        let full = seen.publisherFrameRate ?? configuration.topFrameRate
-        for layer in (0...top).reversed() where full / Double(1 << (top - layer)) <= wanted + configuration.frameRateTolerance { return layer }
+        let full = seen.publisherFrameRate ?? configuration.fit.topFrameRate
+        for layer in (0...top).reversed() where full / Double(1 << (top - layer)) <= wanted + configuration.fit.frameRateTolerance { return layer }
         return 0
     }
 
@@ -391,9 +410,9 @@ struct LayerPolicy: Sendable {
     /// The highest allowed layer whose bitrate on `temporal` plus audio fits the estimate.
     private func fittingLayer(_ layers: [SimulcastLayer], estimate: Double?, temporal: Int) -> SimulcastLayer? {
         guard let estimate else { return nil }
-        let share = configuration.temporalShares[min(temporal, configuration.temporalShares.count - 1)]
-        let budget = estimate * configuration.margin
-        return allowedLayers(layers).last { $0.bitrate * share + configuration.audioBitrate <= budget }
+        let share = configuration.fit.temporalShares[min(temporal, configuration.fit.temporalShares.count - 1)]
+        let budget = estimate * configuration.fit.margin
+        return allowedLayers(layers).last { $0.bitrate * share + configuration.fit.audioBitrate <= budget }
     }
 }
 

@@ -260,7 +260,7 @@ struct SubscriberAdaptation: Sendable {
     /// the video is off, in the interval after a switch or a resume (frames of the old layer
     /// still arrive), nor from an interval whose rate is unknown.
     private mutating func noteFrameRate(_ decoded: Double?, unmeasured: Bool, skip: Bool) -> Double? {
-        let top = policy.configuration.temporalShares.count - 1
+        let top = policy.configuration.fit.temporalShares.count - 1
         let layer = min(policy.target?.temporal ?? top, top)
         if let decoded, decoded > 0, !unmeasured, !skip, !settle.switchedLastInterval, !policy.isVideoOff {
             publisherSaid.frameRates.append(decoded * Double(1 << (top - layer)))
