@@ -190,4 +190,37 @@ final class RecordingRenderer: VideoRenderer {
         await eventually("2 rendered") { renderer.frames.count == 2 }
         #expect(publisher.videoOutput.stats.framesReceived == 2)
     }
+
+    /// Audio fallback as the renderer sees it: frames, none for a while, then frames of the new
+    /// layer's size. The sink stays where it is (nothing is asked of the engine again) and the
+    /// size change is counted.
+    @Test func framesThatStopAndComeBackAtAnotherSizeNeedNothingNew() async throws {
+        let (rig, subscriber) = try await Self.subscribed()
+        let renderer = RecordingRenderer()
+        subscriber.videoRenderer = renderer
+        await eventually("sink set") { !rig.engine.videoFrameSinks.isEmpty }
+        rig.engine.deliverSyntheticI420(on: Self.pc1, width: 960, height: 540)
+        await eventually("1 rendered") { renderer.frames.count == 1 }
+        rig.signaling.emit(.mediaUp(RouterHandleID("sub-1")))
+        for _ in 0..<200 { await Task.yield() }
+        rig.engine.deliverSyntheticI420(on: Self.pc1, width: 240, height: 135)
+        await eventually("2 rendered") { renderer.frames.count == 2 }
+        #expect(renderer.frames.map(\.height) == [540, 135])
+        #expect(subscriber.videoOutput.stats.sizeChanges == 1)
+        #expect(Self.sinkCalls(rig.engine) == ["setVideoFrameSink pc-1 on"])
+    }
+
+    /// Unpublishing ends the preview's streams and takes nothing more.
+    @Test func unpublishingFinishesThePreviewStream() async throws {
+        let published = try await PublisherReconnectionTests.published()
+        let (rig, publisher) = (published.rig, published.publisher)
+        let frames = publisher.videoFrames
+        await eventually("sink on pc-1") { rig.engine.videoFrameSinks == [Self.pc1] }
+        rig.engine.deliverSyntheticI420(on: Self.pc1, source: .localPreview, width: 640, height: 360)
+        await rig.session.unpublish(publisher)
+        #expect(!rig.engine.deliverSyntheticI420(on: Self.pc1, source: .localPreview, width: 640, height: 360))
+        var sizes: [Int] = []
+        for await frame in frames { sizes.append(frame.width) }
+        #expect(sizes == [640])
+    }
 }
