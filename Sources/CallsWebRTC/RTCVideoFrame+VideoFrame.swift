@@ -40,9 +40,7 @@ enum WebRTCFrameWrapping {
         let width = Int(buffer.width), height = Int(buffer.height)
         let chromaWidth = Int(buffer.chromaWidth), chromaHeight = Int(buffer.chromaHeight)
         func plane(_ data: UnsafePointer<UInt8>, stride: Int32, rowBytes: Int, rows: Int) -> VideoPlane {
-            let stride = Int(stride)
-            let count = rows > 0 && rowBytes > 0 ? stride * (rows - 1) + rowBytes : 0
-            return VideoPlane(base: UnsafeRawPointer(data), stride: stride, count: count)
+            VideoPlane(base: UnsafeRawPointer(data), stride: Int(stride), rows: rows, rowBytes: rowBytes)
         }
         let frame = try VideoFrame.i420(y: plane(buffer.dataY, stride: buffer.strideY, rowBytes: width, rows: height),
                                         u: plane(buffer.dataU, stride: buffer.strideU, rowBytes: chromaWidth, rows: chromaHeight),

@@ -119,7 +119,8 @@ struct DisplayPathTests {
 
     // MARK: - Timestamps in nanoseconds
 
-    @Test("nanoseconds to 90 kHz ticks: floor(ns · 9 / 100 000), modulo 2³²", arguments: [(Int64, UInt32)]([
+    /// (nanoseconds, ticks) by hand: floor(ns · 9 / 100 000) modulo 2³².
+    static let nanosecondCases: [(Int64, UInt32)] = [
         (0, 0),
         (1_000_000_000, 90_000),
         (33_333_333, 2_999),                 // 2 999.99997 ticks
@@ -127,20 +128,25 @@ struct DisplayPathTests {
         (11_112, 1),                         // 1.00008 ticks
         // 2³² + 5 = 4 294 967 301 = 9 · 477 218 589 ticks: 477 218 589 · 100 000 ns.
         (47_721_858_900_000, 5),
-        (-1, UInt32.max),                    // floor(-0.00009) = -1
-        (-1_000_000_000, UInt32.max - 89_999),   // 2³² - 90 000
-    ]))
+        (-1, 4_294_967_295),                 // floor(-0.00009) = -1
+        (-1_000_000_000, 4_294_877_296),     // 2³² - 90 000
+    ]
+
+    @Test("nanoseconds to 90 kHz ticks: floor(ns · 9 / 100 000), modulo 2³²", arguments: nanosecondCases)
     func nanoseconds(nanoseconds: Int64, ticks: UInt32) {
         #expect(PresentationClock.timestamp(nanoseconds: nanoseconds) == ticks)
     }
 
-    @Test("frames stamped in nanoseconds become regular presentation times at 90 kHz", arguments: [(Int64, [Int64])]([
+    /// (frames per second, presentation times by hand).
+    static let timelineCases: [(Int64, [Int64])] = [
         // 25 fps: 40 ms = 3 600 ticks exactly.
         (25, [0, 3_600, 7_200, 10_800]),
         // 30 fps, k · 10⁹ / 30 ns rounded down: 33 333 333, 66 666 666, 100 000 000 ns are
         // 2 999.99997, 5 999.99994 and 9 000 ticks after the first, rounded down.
         (30, [0, 2_999, 5_999, 9_000]),
-    ]))
+    ]
+
+    @Test("frames stamped in nanoseconds become regular presentation times at 90 kHz", arguments: timelineCases)
     func nanosecondTimeline(framesPerSecond: Int64, expected: [Int64]) {
         var clock = PresentationClock()
         let start: Int64 = 5_000_000_000_000   // any capture-clock origin (a whole number of ticks)
