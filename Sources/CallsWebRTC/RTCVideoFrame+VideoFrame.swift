@@ -27,8 +27,13 @@ enum WebRTCFrameWrapping {
             throw VideoFrameError(.invalidDimensions, "rotation \(frame.rotation.rawValue)° is not a quarter turn")
         }
         let timestamp = PresentationClock.timestamp(nanoseconds: frame.timeStampNs)
-        if let pixels = frame.buffer as? RTCCVPixelBuffer, let wrapped = try wrap(pixels, timestamp: timestamp, rotation: rotation) {
-            return wrapped
+        if let pixels = frame.buffer as? RTCCVPixelBuffer {
+            if let wrapped = try wrap(pixels, timestamp: timestamp, rotation: rotation) { return wrapped }
+            // `toI420()` converts only the formats WebRTC lists; anything else is not a picture to it.
+            let format = CVPixelBufferGetPixelFormatType(pixels.pixelBuffer)
+            guard RTCCVPixelBuffer.supportedPixelFormats().contains(NSNumber(value: format)) else {
+                throw VideoFrameError(.unsupportedLayout, "pixel buffer format \(format) is neither NV12 nor BGRA, nor one WebRTC converts to I420")
+            }
         }
         let i420 = (frame.buffer as? any RTCI420BufferProtocol) ?? frame.buffer.toI420()
         return try wrap(i420, timestamp: timestamp, rotation: rotation)
