@@ -6,7 +6,7 @@ import PackageDescription
 
 let package = Package(
     name: "CallScopeExample",
-    platforms: [.iOS(.v16)],
+    platforms: [.iOS(.v17)],   // Observation (@Observable)
     dependencies: [.package(name: "CallScope", path: "../..")],
     targets: [
         .executableTarget(
