@@ -254,7 +254,8 @@ public final class WebRTCMediaEngine: MediaEngine, @unchecked Sendable {
     /// - Throws: ``MediaEngineError`` `unknownPeerConnection`.
     public func setVideoFrameSink(_ sink: VideoFrameSink?, on id: PeerConnectionID) async throws {
         let connection = try connection(id)
-        for transceiver in connection.peer.transceivers where transceiver.mediaType == .video {
+        // A send-only transceiver's receiver never gets frames: only receiving ones are remote video.
+        for transceiver in connection.peer.transceivers where transceiver.mediaType == .video && transceiver.direction != .sendOnly {
             if let track = transceiver.receiver.track as? RTCVideoTrack { connection.observer.remoteFrames.attach(track) }
         }
         connection.observer.remoteFrames.setSink(sink)
