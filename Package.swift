@@ -16,7 +16,6 @@ let package = Package(
         .library(name: "Calls", targets: ["Calls"]),
         .library(name: "CallsJanus", targets: ["CallsJanus"]),
         .library(name: "CallsChromium", targets: ["CallsChromium"]),
-        .library(name: "CallsWebRTC", targets: ["CallsWebRTC"]),
         .library(name: "CallScopeTesting", targets: ["CallScopeTesting"]),
         .executable(name: "callscope", targets: ["callscope"]),
     ],
@@ -35,8 +34,6 @@ let package = Package(
         .target(name: "Calls", dependencies: ["CallScopeCore", "Observability", "RTCStats", "Connectivity", "VideoFrames"]),
         .target(name: "CallsJanus", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats"]),
         .target(name: "CallsChromium", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats"]),
-        // Apple's (Google's) WebRTC.framework, all behind `#if canImport(WebRTC)`: empty on Linux.
-        .target(name: "CallsWebRTC", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats"]),
         .target(name: "CallScopeTesting", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats", "VideoFrames"]),
         .target(name: "CallScopeReplay", dependencies: ["Observability", "RTCStats"]),
         // Discoverability: the portable part (crypto, STUN codec, state machine; no I/O, no clock)
@@ -69,6 +66,21 @@ let package = Package(
         .testTarget(name: "CallsRealTests", dependencies: ["CallScopeCore", "Calls", "CallScopeTesting", "CallsJanus", "CallsChromium", "Observability", "RTCStats", "Connectivity", "ConnectivityProbe"]),
     ]
 )
+
+// The iOS adapter over Apple's (Google's) WebRTC.framework exists only when this manifest is
+// evaluated on a Mac (a manifest `#if` sees the host, not the destination): Linux builds never
+// name, resolve or fetch the binary. CALLSCOPE_NO_WEBRTC=1 leaves it out on a Mac too (offline
+// jobs, the portable tests). The binary is stasel/WebRTC (Google's sources, unmodified), pinned.
+#if os(macOS)
+if Context.environment["CALLSCOPE_NO_WEBRTC"] != "1" {
+    package.dependencies.append(.package(url: "https://github.com/stasel/WebRTC.git", exact: "130.0.0"))
+    package.products.append(.library(name: "CallsWebRTC", targets: ["CallsWebRTC"]))
+    package.targets.append(.target(name: "CallsWebRTC", dependencies: [
+        "CallScopeCore", "Calls", "Observability", "RTCStats", "VideoFrames",
+        .product(name: "WebRTC", package: "WebRTC", condition: .when(platforms: [.iOS, .macOS])),
+    ]))
+}
+#endif
 
 // Swift 6 language mode (complete strict concurrency checking) on every target, from one place.
 for target in package.targets {

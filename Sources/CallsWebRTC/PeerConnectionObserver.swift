@@ -1,4 +1,3 @@
-#if canImport(WebRTC)
 import Calls
 import Foundation
 import Observability
@@ -8,9 +7,11 @@ import Observability
 /// callback becomes a ``MediaEngineEvent`` on the engine's single stream, in the order the
 /// framework calls (it calls from its signaling thread, one at a time).
 final class PeerConnectionObserver: NSObject, RTCPeerConnectionDelegate, RTCDataChannelDelegate, @unchecked Sendable {
-    // @unchecked Sendable: `channels` is only touched under `lock`; `id` and `continuation`
-    // are immutable and Sendable.
+    // @unchecked Sendable: `channels` is only touched under `lock`; `id`, `continuation` and
+    // `remoteFrames` are immutable and Sendable.
     let id: PeerConnectionID
+    /// The renderer every remote video track is attached to as it starts receiving.
+    let remoteFrames: VideoFrameForwarder
     private let continuation: AsyncStream<MediaEngineEvent>.Continuation
     private let lock = NSLock()
     private var channels: [String: RTCDataChannel] = [:]
@@ -18,6 +19,7 @@ final class PeerConnectionObserver: NSObject, RTCPeerConnectionDelegate, RTCData
     init(id: PeerConnectionID, continuation: AsyncStream<MediaEngineEvent>.Continuation) {
         self.id = id
         self.continuation = continuation
+        remoteFrames = VideoFrameForwarder(id: id, source: .remote, continuation: continuation)
     }
 
     /// Keeps a channel (ours or the remote side's) and listens to it.
@@ -69,7 +71,9 @@ final class PeerConnectionObserver: NSObject, RTCPeerConnectionDelegate, RTCData
     func peerConnection(_ peerConnection: RTCPeerConnection, didStartReceivingOn transceiver: RTCRtpTransceiver) {
         switch transceiver.mediaType {
         case .audio: continuation.yield(.track(id, kind: .audio, mid: transceiver.mid))
-        case .video: continuation.yield(.track(id, kind: .video, mid: transceiver.mid))
+        case .video:
+            if let track = transceiver.receiver.track as? RTCVideoTrack { remoteFrames.attach(track) }
+            continuation.yield(.track(id, kind: .video, mid: transceiver.mid))
         default: break
         }
     }
@@ -141,4 +145,3 @@ extension SignalingState {
         }
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if canImport(WebRTC)
 import Foundation
 import RTCStats
 import WebRTC
@@ -18,4 +17,3 @@ extension StatsReport {
         })
     }
 }
-#endif

@@ -1,10 +1,10 @@
-#if canImport(WebRTC)
 import AVFoundation
 import Calls
 import CoreMedia
 import Foundation
 import Observability
 import RTCStats
+import VideoFrames
 @preconcurrency import WebRTC
 
 /// The `Calls` ``MediaEngine`` over Apple's (Google's) `WebRTC.framework`: one
@@ -14,6 +14,9 @@ import RTCStats
 /// Thin on purpose: it translates calls and callbacks, it decides nothing (the session and its
 /// reconnection machines do). Local video comes from the front camera unless
 /// ``Options/videoSource`` hands the `RTCVideoSource` to the app (custom video, a screen).
+///
+/// Decoded remote video and the local preview reach ``setVideoFrameSink(_:on:)`` through an
+/// `RTCVideoRenderer` on each video track, wrapped without a copy where the buffer allows it.
 public final class WebRTCMediaEngine: MediaEngine, @unchecked Sendable {
     // @unchecked Sendable: every mutable member (`table`) is only touched under `lock`; the
     // framework's objects are used from whichever thread calls, which libwebrtc's Objective-C
@@ -68,15 +71,15 @@ public final class WebRTCMediaEngine: MediaEngine, @unchecked Sendable {
         guard let peer = made else {
             throw MediaEngineError(.engineUnavailable, "RTCPeerConnectionFactory returned no peer connection")
         }
-        withLock { table.connections[id] = Connection(peer: peer, observer: observer) }
+        let localFrames = VideoFrameForwarder(id: id, source: .localPreview, continuation: continuation)
+        withLock { table.connections[id] = Connection(peer: peer, observer: observer, localFrames: localFrames) }
         return id
     }
 
     /// Closes the connection (and stops its camera); unknown ids do nothing.
     public func closePeerConnection(_ id: PeerConnectionID) async throws {
         guard let connection = withLock({ table.connections.removeValue(forKey: id) }) else { return }
-        connection.capturer?.stopCapture()
-        connection.peer.close()
+        connection.stop()
     }
 
     /// Adds send-only audio and video transceivers, video with the simulcast encodings.
@@ -115,6 +118,7 @@ public final class WebRTCMediaEngine: MediaEngine, @unchecked Sendable {
             guard transceiver != nil else {
                 throw MediaEngineError(.rejected, "addTransceiver(video) failed on \(id)")
             }
+            connection.localFrames.attach(track)   // the local preview: the source's frames
             if let handOver = options.videoSource {
                 handOver(source)
             } else {
@@ -244,10 +248,18 @@ public final class WebRTCMediaEngine: MediaEngine, @unchecked Sendable {
         for track in tracks where track.kind == kind.rawValue { track.isEnabled = enabled }
     }
 
-    /// Not yet: this engine does not deliver video frames.
-    /// - Throws: ``MediaEngineError`` `unsupported`.
+    /// Delivers the connection's decoded remote video and, once local media is added, its local
+    /// preview to `sink` (on WebRTC's render thread); `nil` stops delivery. Remote tracks that
+    /// started before the call are attached now, later ones as they start.
+    /// - Throws: ``MediaEngineError`` `unknownPeerConnection`.
     public func setVideoFrameSink(_ sink: VideoFrameSink?, on id: PeerConnectionID) async throws {
-        throw MediaEngineError(.unsupported, "video frames not yet delivered by this engine (WebRTCMediaEngine)")
+        let connection = try connection(id)
+        // A send-only transceiver's receiver never gets frames: only receiving ones are remote video.
+        for transceiver in connection.peer.transceivers where transceiver.mediaType == .video && transceiver.direction != .sendOnly {
+            if let track = transceiver.receiver.track as? RTCVideoTrack { connection.observer.remoteFrames.attach(track) }
+        }
+        connection.observer.remoteFrames.setSink(sink)
+        connection.localFrames.setSink(sink)
     }
 
     /// `statistics(completionHandler:)`, converted by ``StatsReport/init(appleStatistics:)``.
@@ -264,10 +276,7 @@ public final class WebRTCMediaEngine: MediaEngine, @unchecked Sendable {
             defer { table.connections.removeAll() }
             return Array(table.connections.values)
         }
-        for connection in connections {
-            connection.capturer?.stopCapture()
-            connection.peer.close()
-        }
+        for connection in connections { connection.stop() }
         continuation.finish()
     }
 
@@ -302,10 +311,18 @@ struct ConnectionTable {
     }
 }
 
-/// One `RTCPeerConnection` with its delegate and camera.
+/// One `RTCPeerConnection` with its delegate, camera and local-preview renderer.
 struct Connection {
     let peer: RTCPeerConnection
     let observer: PeerConnectionObserver
+    let localFrames: VideoFrameForwarder
     var capturer: RTCCameraVideoCapturer?
+
+    /// Stops the camera and the renderers, then closes the connection.
+    func stop() {
+        capturer?.stopCapture()
+        localFrames.detachAll()
+        observer.remoteFrames.detachAll()
+        peer.close()
+    }
 }
-#endif
