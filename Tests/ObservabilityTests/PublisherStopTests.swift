@@ -116,16 +116,16 @@ import Testing
         #expect(outcomes.allSatisfy { $0.remote != .critical })
     }
 
-    /// The video alone stops while the audio flows (the publisher stopped its camera track): no
-    /// network is at fault, so the source stays `none` (not `unknown`, which a stalled video
-    /// without sender stats gives), and the publisher's video is reported stopped from the
-    /// second silent interval.
+    /// The video alone stops while the audio flows (the publisher stopped its camera track, or
+    /// its uplink cannot carry video): the publisher's video is reported stopped from the second
+    /// silent interval; the downlink (the audio, no loss) stays `excellent`, so the source is
+    /// never `local`: `unknown` (a stalled video without sender stats, docs/spec/observability.md §6).
     @Test func aPublisherThatStopsItsVideoIsNoNetworkTrouble() {
         let outcomes = Self.run(20, stop: 10, gone: .publisher, videoOnly: true)
         #expect(outcomes[10].sending == .sending)
         for report in 11..<20 {
             #expect(outcomes[report].sending == .videoStopped, "report \(report)")
-            #expect(outcomes[report].source == .none, "report \(report)")
+            #expect(outcomes[report].source == .unknown, "report \(report)")
             #expect(outcomes[report].condition == .excellent, "report \(report)")
         }
     }

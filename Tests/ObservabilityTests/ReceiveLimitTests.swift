@@ -225,11 +225,8 @@ import Testing
     /// fallback counts as a pause) of max(13 − 5, 14 − 5 − 30 × 1/30) s = 8000 ms (the frame
     /// counter's rule: from the last progress, report 5, to the last report without frames, or
     /// to the first with frames minus the new frames' time at 30 fps).
-    /// Without the limit the same stall fires `qualityChanged` when the 5 s pause begins and
-    /// when it ends; its source is `none`: not one video packet arrives or is lost while the
-    /// audio flows on a clean downlink, which is the publisher stopping its video
-    /// (``PublisherSending/videoStopped``, issue 23 item 1), no network's doing (it was
-    /// `unknown`, a poor video without sender stats, before the engine could tell).
+    /// Without the limit the same stall is a poor video without sender stats (source unknown)
+    /// and fires `qualityChanged` when the 5 s pause begins and when it ends.
     @Test func videoSwitchedOffIsNoFreezeNoQualityEventNoNetworkEvent() throws {
         let intervals = Self.timeline(20, limits: [(6...13, .videoOff)], paused: 6...13)
         let paused = Self.run(intervals, audio: true)
@@ -242,7 +239,7 @@ import Testing
         #expect(video.freezeCount == 0)
 
         let free = Self.run(Self.timeline(20, paused: 6...13), audio: true)
-        #expect(free[10].source == .none)
+        #expect(free[10].source == .unknown)
         #expect(free.flatMap(\.qualityEvents) == [.qualityChanged, .qualityChanged])
     }
 

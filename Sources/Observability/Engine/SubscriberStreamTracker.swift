@@ -172,8 +172,6 @@ struct SubscriberStreamTracker: Sendable {
             let frames = entry.number(.framesDecoded, orFrom: report.legacyTrack(of: entry))
             (qualityChanges, videoPoor) = watcher.update(time: time, frames: frames, width: video.width, height: video.height, codec: video.codec,
                                                          frameRate: video.decodedFrameRate, lossFraction: downlink.receivedLossFraction)
-            // The publisher stopped its video while its audio comes: its choice, not a network's.
-            if silence.videoStopped { videoPoor = false }
         }
         let source = NetworkDegradationSource.classify(local: condition, remote: remoteReading.transport.networkCondition, videoPoor: videoPoor)
         let mediaLink = SubscriberMediaLinkStats(transport: transport, remotePublisherTransport: remoteReading.transport, networkDegradationSource: source)
