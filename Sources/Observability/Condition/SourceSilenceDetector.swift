@@ -65,7 +65,9 @@ struct SourceSilenceDetector: Sendable {
         }
         let first = lastCounts == nil
         lastCounts = (audio, video)
-        let silent = !first && hadMedia && !audioArrived && !videoArrived
+        // Held video and no audio: nothing is due, so nothing missing is silence.
+        let due = audioPackets != nil || (videoPackets != nil && !videoHeld)
+        let silent = !first && hadMedia && due && !audioArrived && !videoArrived
         if audioArrived || videoArrived { hadMedia = true }
         if videoArrived { hadVideo = true }
 
