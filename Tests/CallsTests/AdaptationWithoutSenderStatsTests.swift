@@ -78,7 +78,8 @@ import Testing
     static func send(_ on: Bool) -> SubscriberAdaptation.Output { .configure(RouterStreamConfiguration(mid: "1", send: on)) }
 
     /// One layer (no simulcast: the router never names a substream), no sender stats, starved
-    /// by a 100 kbit/s cap from second 6 to 12 (30 % video loss):
+    /// by a 100 kbit/s cap from second 6 (30 % video loss until the pause; no video from 9 to
+    /// 12, audio only):
     /// - seconds 6, 7 bad (0.85 × 100 000 fits nothing) → warning at 7, pause at 8 (`send:
     ///   false`, `videoDisabled(qualityChanged)`, limit `.paused`);
     /// - the probe 5 s later, at 13 (`send: true`, no substream: there is no other layer);
@@ -88,8 +89,8 @@ import Testing
     @Test func aSingleLayerThatStarvesGoesWarningPausedProbeAndBack() {
         var feed = Feed()
         var outputs = feed.run(5) { $0.interval(rate: 500_000) }
-        outputs.merge(feed.run(2) { $0.interval(rate: 100_000, loss: 0.3) }) { $1 }
-        outputs.merge(feed.run(5) { $0.interval(rate: 40_000, video: false) }) { $1 }
+        outputs.merge(feed.run(3) { $0.interval(rate: 100_000, loss: 0.3) }) { $1 }
+        outputs.merge(feed.run(4) { $0.interval(rate: 40_000, video: false) }) { $1 }
         outputs.merge(feed.run(5) { $0.interval(rate: 500_000) }) { $1 }
         #expect(outputs == [
             7: [.event(.videoDisableWarning)],

@@ -132,7 +132,7 @@ struct SubscriberAdaptation: Sendable {
 
         let link = reading.mediaLink, video = reading.video, audio = reading.audio
         let pairBytes = reading.connection.progress.bytesReceived
-        let goodput = previous.pair.flatMap { last -> Double? in
+        let linkRate = previous.pair.flatMap { last -> Double? in
             guard reportTime > last.time, pairBytes >= last.bytes else { return nil }
             return (pairBytes - last.bytes) * 8 / ((reportTime - last.time) / 1000)
         }
@@ -143,6 +143,10 @@ struct SubscriberAdaptation: Sendable {
         settle.skipLossOnce = false
         settle.intervals = max(0, settle.intervals - 1)
         let videoCounters = video.map { (lost: $0.videoPacketsLost, received: $0.videoPacketsReceived) }
+        // No video packet in the interval: nothing was offered, so what the link carried (RTCP,
+        // audio) is no reading of what it can carry (docs/network-condition.md).
+        let videoArrived = videoCounters.map { counters in previous.video.map { counters.received > $0.received } ?? true } ?? false
+        let goodput = videoArrived ? linkRate : nil
         let loss = skipLoss ? nil : videoCounters.flatMap { Self.lossFraction($0, since: previous.video) }
         previous.video = videoCounters ?? previous.video
         let audioCounters = audio.map { (lost: $0.audioPacketsLost, received: $0.audioPacketsReceived) }
