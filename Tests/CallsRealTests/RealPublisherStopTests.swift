@@ -35,7 +35,7 @@ struct RealPublisherStopTests {
             let enabled = await events.wait(after: restored, .seconds(15)) { $0 == .videoEnabled(.publisherPropertyChanged) }
             let enabledAfter = try #require(enabled, "videoEnabled(publisherPropertyChanged) within 15 s of the uplink's return").timeIntervalSince(restored)
             progress("uplink restored: videoEnabled(publisherPropertyChanged) after \(String(format: "%.2f", enabledAfter)) s")
-            try await Task.sleep(for: .seconds(3))
+            try await Task.sleep(for: .seconds(1))
 
             // 2. Her Chromium is killed outright.
             let estimateLive = Self.links(stats, from: .distantPast).last?.transport.connectionEstimatedBandwidth ?? 0
@@ -43,7 +43,7 @@ struct RealPublisherStopTests {
             let killed = Date()
             try #require(killedCount > 0, "a Chromium ran in the namespace")
             let disabledAgain = await events.wait(after: killed, .seconds(10)) { $0 == .videoDisabled(.publisherPropertyChanged) }
-            try await Task.sleep(for: .seconds(8) - .seconds(Date().timeIntervalSince(killed)))
+            try await Task.sleep(for: .seconds(7) - .seconds(Date().timeIntervalSince(killed)))
             Self.check(stats, from: killed, to: Date(), estimateBefore: estimateLive, scenario: "publisher killed")
             let killedAfter = try #require(disabledAgain, "videoDisabled(publisherPropertyChanged) within 10 s of the SIGKILL").timeIntervalSince(killed)
             progress("publisher killed (sender stats \(senderStats)): videoDisabled(publisherPropertyChanged) after \(String(format: "%.2f", killedAfter)) s")
