@@ -110,6 +110,12 @@ netns_suite 300 RealRelayTests
 # without audio fallback, camera off/on, preferred resolution. Caps held 22 s (60 s by hand with
 # CALLSCOPE_ADAPT_HOLD=60). ~129 s.
 netns_suite 400 RealAdaptationTests
+# A publisher that stops sending is not my network (docs/network-condition.md): its uplink dropped
+# for 7 s, then its Chromium SIGKILLed, with and without sender stats. 64-78 s (two runs).
+netns_suite 240 RealPublisherStopTests
+# The layer policy without sender stats (docs/adaptation.md): one layer starved by a 100 kbit/s
+# cap for 10 s, paused and probed back. 37 s.
+netns_suite 180 RealAdaptationWithoutSenderStatsTests
 # A real call through the rig, its peers `callscope call` processes of the debug build above: the
 # engine must see a publisher uplink cap (Rig/ci_smoke.sh, Rig/README.md). ~43 s.
 bash Rig/ci_smoke.sh

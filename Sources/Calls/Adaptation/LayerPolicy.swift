@@ -267,7 +267,12 @@ struct LayerPolicy: Sendable {
     private mutating func interval(condition: NetworkCondition, estimate: Double?, layers: [SimulcastLayer], fallbackAllowed: Bool,
                                    framesDecoded: Bool, audioLossy: Bool, now: Duration) -> [Action] {
         let sent = layers.sorted { $0.substream < $1.substream }
-        guard let lowest = sent.first else { return [] }
+        // Without any layer known (no sender stats and nothing decoded yet) only the phases
+        // that need none move on: a resume awaiting its frames (the app's or the publisher's).
+        guard let lowest = sent.first else {
+            if case .resuming(let reason) = phase, reason != .qualityChanged { return confirmResume(reason, framesDecoded: framesDecoded, nothingFits: false, now: now) }
+            return []
+        }
         let temporal = temporalLayer
         let fitting = fittingLayer(sent, estimate: estimate, temporal: temporal)
         // No layer fits the measured estimate (the link is full and even the lowest does not fit).
@@ -291,12 +296,7 @@ struct LayerPolicy: Sendable {
                 timing.probeBackoff = min(timing.probeBackoff * 2, configuration.fallback.maximumProbeBackoff)
                 return pause(.qualityChanged, now: now, probe: true, announce: false)
             }
-            _ = runs.resume.receive(framesDecoded && !nothingFits ? .healthy : .bad)
-            guard runs.resume.adopted == .healthy else { return [] }
-            phase = .receiving
-            timing.lastChange = now
-            if reason == .qualityChanged { timing.probeBackoff = configuration.fallback.initialProbeBackoff }
-            return [.videoEnabled(reason)]
+            return confirmResume(reason, framesDecoded: framesDecoded, nothingFits: nothingFits, now: now)
         case .warned:
             if bad, fallbackAllowed { return pause(.qualityChanged, now: now, probe: true) }
             if !bad {
@@ -327,6 +327,17 @@ struct LayerPolicy: Sendable {
             return actions
         }
         return layerChoice(sent, fitting: fitting, estimate: estimate, condition: condition, temporal: temporal, now: now)
+    }
+
+    /// A resumed video is announced enabled after ``Configuration/Fallback/confirmIntervals``
+    /// intervals in a row with decoded frames (and, for a probe, a layer that fits).
+    private mutating func confirmResume(_ reason: SubscriberVideoEventReason, framesDecoded: Bool, nothingFits: Bool, now: Duration) -> [Action] {
+        _ = runs.resume.receive(framesDecoded && !nothingFits ? .healthy : .bad)
+        guard runs.resume.adopted == .healthy else { return [] }
+        phase = .receiving
+        timing.lastChange = now
+        if reason == .qualityChanged { timing.probeBackoff = configuration.fallback.initialProbeBackoff }
+        return [.videoEnabled(reason)]
     }
 
     /// The layer change (if any) for this interval.

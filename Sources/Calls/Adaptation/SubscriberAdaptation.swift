@@ -41,6 +41,8 @@ struct SubscriberAdaptation: Sendable {
     private var settle = Settling()
     private var healthy = HealthyRates()
     private var limits = Limits()
+    /// The layers as the subscriber sees them, for a publisher that sends no sender stats.
+    private var observed = ObservedLayers()
 
     /// The counters of the interval before: the link's received bytes, the video's and the
     /// audio's packets.
@@ -59,6 +61,9 @@ struct SubscriberAdaptation: Sendable {
         /// Its full frame rate as the last intervals' decoded frames show it (frames/s, newest
         /// last, at most ``frameRateWindow``).
         var frameRates: [Double] = []
+        /// Its video is off because its media stopped arriving (not because its sender stats
+        /// said so): the media coming back turns it on again.
+        var videoOffBySource = false
     }
 
     /// How many intervals' frame rates the publisher's full frame rate is taken over (their
@@ -127,7 +132,7 @@ struct SubscriberAdaptation: Sendable {
 
         let link = reading.mediaLink, video = reading.video, audio = reading.audio
         let pairBytes = reading.connection.progress.bytesReceived
-        let goodput = previous.pair.flatMap { last -> Double? in
+        let linkRate = previous.pair.flatMap { last -> Double? in
             guard reportTime > last.time, pairBytes >= last.bytes else { return nil }
             return (pairBytes - last.bytes) * 8 / ((reportTime - last.time) / 1000)
         }
@@ -138,6 +143,10 @@ struct SubscriberAdaptation: Sendable {
         settle.skipLossOnce = false
         settle.intervals = max(0, settle.intervals - 1)
         let videoCounters = video.map { (lost: $0.videoPacketsLost, received: $0.videoPacketsReceived) }
+        // No video packet in the interval: nothing was offered, so what the link carried (RTCP,
+        // audio) is no reading of what it can carry (docs/network-condition.md).
+        let videoArrived = videoCounters.map { counters in previous.video.map { counters.received > $0.received } ?? true } ?? false
+        let goodput = videoArrived ? linkRate : nil
         let loss = skipLoss ? nil : videoCounters.flatMap { Self.lossFraction($0, since: previous.video) }
         previous.video = videoCounters ?? previous.video
         let audioCounters = audio.map { (lost: $0.audioPacketsLost, received: $0.audioPacketsReceived) }
@@ -147,11 +156,21 @@ struct SubscriberAdaptation: Sendable {
         // The latest message however old: under a downlink cap the data channel it comes on
         // starves too, and the layers it last listed are still the best knowledge.
         let fresh = reading.senderStats
-        if let sending = fresh?.videoEnabled, sending != publisherSaid.video {
+        // The publisher's video: off when its media stopped arriving (it stopped its video, or
+        // vanished: docs/network-condition.md), else what its sender stats say; on again when
+        // media it had stopped comes back.
+        let stoppedAtSource = reading.publisherSending == .stopped || reading.publisherSending == .videoStopped
+        let sending = stoppedAtSource ? false : fresh?.videoEnabled ?? (publisherSaid.videoOffBySource ? true : nil)
+        if let sending, sending != publisherSaid.video {
             if publisherSaid.video != nil || !sending { actions += policy.receive(.publisherVideo(sending), now: now) }
             publisherSaid.video = sending
         }
-        let layers = Self.layers(fresh)
+        if stoppedAtSource { publisherSaid.videoOffBySource = true } else if sending == true { publisherSaid.videoOffBySource = false }
+        // Without sender stats (or without layers in them) the layers are what the subscriber
+        // sees: see ``ObservedLayers``.
+        let listed = Self.layers(fresh)
+        let layers = listed.isEmpty ? observed.layers : listed
+        observed.derived = listed.isEmpty
         publisherSaid.mostLayers = max(publisherSaid.mostLayers, layers.count)
         let targetBefore = policy.target
         let publisherFrameRate = noteFrameRate(video?.decodedFrameRate, unmeasured: video.map { $0.unmeasured.contains(.frameRate) } ?? true, skip: skipLoss)
@@ -180,6 +199,11 @@ struct SubscriberAdaptation: Sendable {
             }
             if let goodput, let forwardedSubstream, !paused, !skipLoss, !short, !settle.switchedLastInterval, (loss ?? 0) < Self.overloadLoss {
                 healthy.rates[forwardedSubstream] = healthy.rates[forwardedSubstream].map { 0.7 * $0 + 0.3 * goodput } ?? goodput
+            }
+            // What a healthy interval decoded, and at what rate: the layer as the subscriber sees it.
+            if let video, video.decodedFrameRate > 0, !video.unmeasured.contains(.bitrate), !paused, !skipLoss, !short, !settle.switchedLastInterval,
+               (loss ?? 0) < Self.overloadLoss, reading.publisherSending == .sending {
+                observed.note(substream: forwardedSubstream ?? observed.routerTop ?? 0, width: video.width, height: video.height, bitrate: video.bitrate)
             }
             // A shortfall gives an estimate on its first loss-free interval (the queue fills
             // before it overflows), not on the next: a full link loses packets by then, and two
@@ -216,7 +240,7 @@ struct SubscriberAdaptation: Sendable {
         shown.decodedSubstream = video.flatMap { video in
             (video.decodedFrameRate > 0 ? layers.first { $0.width == video.width && $0.height == video.height } : nil)?.substream
         }
-        if let decoded = shown.decodedSubstream, decoded == policy.target?.substream, decoded != shown.forwarded.substream {
+        if !observed.isSingleLayer, let decoded = shown.decodedSubstream, decoded == policy.target?.substream, decoded != shown.forwarded.substream {
             outputs += announce(substream: decoded, temporal: shown.forwarded.temporal)
         }
         let newLimit = receiveLimit(layers)
@@ -232,6 +256,7 @@ struct SubscriberAdaptation: Sendable {
     /// downlink they came 10-30 s late): one above the substream last asked for (Janus only
     /// ever falls back below it), or one that differs from it while frames of it are decoded.
     mutating func forwardedLayerChanged(substream: Int?, temporal: Int?) -> [Output] {
+        if let substream { observed.routerSubstream(substream) }
         let asked = policy.target?.substream
         let taken = substream.flatMap { substream -> Int? in
             guard let asked else { return substream }
@@ -297,13 +322,15 @@ struct SubscriberAdaptation: Sendable {
     private func outputs(of action: LayerPolicy.Action) -> [Output] {
         switch action {
         case .configure(let target):
-            guard let videoMid else { return [] }
+            // A publisher that sends one layer has none to choose: nothing to ask the router.
+            guard let videoMid, !observed.isSingleLayer else { return [] }
             return [.configure(RouterStreamConfiguration(mid: videoMid, substream: target.substream, temporal: target.temporal))]
         case .pauseVideo:
             guard let videoMid else { return [] }
             return [.configure(RouterStreamConfiguration(mid: videoMid, send: false))]
         case .resumeVideo(let target):
             guard let videoMid else { return [] }
+            if observed.isSingleLayer { return [.configure(RouterStreamConfiguration(mid: videoMid, send: true))] }
             return [.configure(RouterStreamConfiguration(mid: videoMid, send: true, substream: target.substream, temporal: target.temporal))]
         case .videoDisableWarning: return [.event(.videoDisableWarning)]
         case .videoDisableWarningLifted: return [.event(.videoDisableWarningLifted)]

@@ -3,8 +3,12 @@
 /// minus what the sender stats say was lost upstream; headroom against the bitrate the publisher
 /// sends for the received layer (when the sender stats list layers); queueing from RTT or jitter
 /// rising above their lowest, or from throughput collapsing while packets are lost. An interval
-/// with no packet at all after media flowed counts as
-/// total loss (a blackout shows no lost packets until media returns).
+/// with no packet at all after media flowed counts as total loss (a blackout shows no lost
+/// packets until media returns) only when the selected pair says the path is down
+/// (``PathEvidence/dead``); when it says the path still delivers (``PathEvidence/alive``), the
+/// publisher stopped sending and the interval is not scored at all: no loss, no bandwidth (a
+/// rate with nothing offered says nothing of capacity). Without evidence either way by the time
+/// the interval is judged, it is not scored either.
 ///
 /// Sender stats carry the loss the publisher learnt from its receiver reports, which reach it
 /// about an interval after the subscriber saw the gap, and the message leaves on the next
@@ -55,6 +59,8 @@ struct DownlinkConditionTracker: Sendable {
         var lost: Double
         var expected: Double
         var blackout: Bool
+        /// What the pair said of the path in this interval (for a blackout).
+        var path: PathEvidence?
         var sample: ConditionSample
     }
     /// Intervals already judged, newest last, for the loss window.
@@ -71,7 +77,7 @@ struct DownlinkConditionTracker: Sendable {
     /// the interval `lookahead` samples back, under the `limit` in force now).
     mutating func update(lostTotal: Double, receivedTotal: Double, time: Double, senderStats: ReceivedSenderStats?, estimate: Double, demand: Double?,
                          roundTrip: Double?, jitter: Double?, videoOn: Bool, remoteDegraded: Bool = false,
-                         limit: SubscriberReceiveLimit = .none) -> NetworkConditionChange? {
+                         limit: SubscriberReceiveLimit = .none, silence: SourceSilenceDetector.Reading? = nil) -> NetworkConditionChange? {
         var loss: Double?
         var hasMedia = false
         var lost = 0.0
@@ -80,7 +86,11 @@ struct DownlinkConditionTracker: Sendable {
             lost = max(0, lostTotal - last.lost)
             received = max(0, receivedTotal - last.received)
             hasMedia = received > 0
-            if lost + received > 0 {
+            if silence?.resumedAfterStop == true {
+                // The stopped source's sequence gap, counted when its packets return: not ours.
+                lost = 0
+                loss = nil
+            } else if lost + received > 0 {
                 loss = lost / (lost + received)
             } else if hadMedia {
                 loss = 1
@@ -102,15 +112,20 @@ struct DownlinkConditionTracker: Sendable {
         }
         let sample = ConditionSample(lossFraction: loss, headroom: estimate > 0 ? headroom(estimate: estimate, demand: demand) : nil, estimate: estimate > 0 ? estimate : nil,
                                      videoOn: videoOn, hasMedia: hasMedia || loss == 1, queueing: queueing)
-        pending.append(Interval(start: lastTime ?? time, lost: lost, expected: lost + received, blackout: loss == 1 && lost == 0, sample: sample))
+        pending.append(Interval(start: lastTime ?? time, lost: lost, expected: lost + received, blackout: loss == 1 && lost == 0,
+                                path: silence?.path, sample: sample))
         lastTime = time
         guard pending.count > lookahead else { return nil }
         var judged = pending.removeFirst()
+        // The path delivered (or nothing says it did not): the source stopped. No loss, no
+        // capacity, no media: the interval leaves the condition as it was.
+        let sourceSilent = judged.blackout && silence != nil && Self.pathOf(judged, later: pending) != .dead
+        if sourceSilent { judged.sample = ConditionSample(lossFraction: nil, headroom: nil, estimate: nil, videoOn: false, hasMedia: false) }
         judgedHistory.append(judged)
         if judgedHistory.count > lossWindow { judgedHistory.removeFirst(judgedHistory.count - lossWindow) }
         // Loss over the last `lossWindow` intervals (a blackout interval is total loss on its own).
         let expected = judgedHistory.reduce(0) { $0 + $1.expected }
-        if !judged.blackout, expected > 0 {
+        if !judged.blackout, !sourceSilent, expected > 0 {
             var total = judgedHistory.reduce(0) { $0 + $1.lost } / expected
             // Loss that arrived already lost is the publisher's: (p − u) / (1 − u), with u the
             // mean upstream loss reported since the window began.
@@ -126,5 +141,11 @@ struct DownlinkConditionTracker: Sendable {
         let change = reported.receive(judged.sample, floor: floor, criticalAfter: managedEpisode ? scorer.thresholds.recoverAfter : nil)
         if limit == .none, !reported.condition.isDegraded { managedEpisode = false }
         return change.last.map(NetworkConditionChange.init)
+    }
+
+    /// What the pair said of the path in a silent interval: its own evidence, else the first
+    /// of the intervals after it (up to now).
+    private static func pathOf(_ interval: Interval, later: [Interval]) -> PathEvidence? {
+        interval.path ?? later.lazy.compactMap(\.path).first
     }
 }

@@ -17,6 +17,8 @@ package struct SubscriberReading: Sendable {
     package var measuredDownlink: TransportStats?
     /// The latest sender-stats message accepted from this stream's publisher, however old.
     package var senderStats: SenderStatsMessage?
+    /// Whether the publisher is sending, as this report tells (`nil` before the stream's first report).
+    package var publisherSending: PublisherSending?
 
     /// The media link's stats of this report, if it had them.
     package var mediaLink: SubscriberMediaLinkStats? {
@@ -41,7 +43,8 @@ extension SubscriberStatsMonitor {
             SubscriberReading(callbacks: callbacks, connection: pathWatch.read(report, of: peerConnection),
                               decodedVideo: DecodedVideoSize(decodedIn: report), reportTime: report.timestamp,
                               measuredDownlink: engine.measuredDownlink(endpoint: Self.endpoint, stream: binding.stream),
-                              senderStats: engine.latestSenderStats(endpoint: Self.endpoint, publisher: binding.publisher))
+                              senderStats: engine.latestSenderStats(endpoint: Self.endpoint, publisher: binding.publisher),
+                              publisherSending: engine.publisherSending(endpoint: Self.endpoint, stream: binding.stream))
         }
     }
 

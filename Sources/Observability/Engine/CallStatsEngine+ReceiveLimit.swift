@@ -31,4 +31,10 @@ extension CallStatsEngine {
     package func measuredDownlink(endpoint: EndpointID, stream: StreamID = .sole) -> TransportStats? {
         receiving.measuredDownlink(endpoint: endpoint, stream: stream)
     }
+
+    /// Whether the publisher of `stream` is sending, as `endpoint`'s latest report of it tells
+    /// (see ``PublisherSending``); `nil` before the stream's first report.
+    package func publisherSending(endpoint: EndpointID, stream: StreamID = .sole) -> PublisherSending? {
+        receiving.publisherSending(endpoint: endpoint, stream: stream)
+    }
 }

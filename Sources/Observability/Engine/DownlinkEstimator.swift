@@ -4,6 +4,10 @@
 /// samples. When the link is saturated this is the goodput it sustains; when it is not, it is a
 /// lower bound (the link could carry more than the sender chose to send).
 ///
+/// An interval in which nothing was offered (no RTP arrived: the publisher stopped, or the
+/// video is paused) is no reading of the link: its rate is left out, and the estimate stays what
+/// the link carried when it last carried media.
+///
 /// Each candidate pair has its own byte counter: when the selected pair changes (network
 /// handover, ICE restart) the new pair's counter is a new source, never a continuation of the
 /// old one, so its first sample gives no rate.
@@ -22,12 +26,12 @@ struct DownlinkEstimator: Sendable {
 
     /// Feeds the connection's `bytesReceived` at `time` (ms); returns the estimate in bps,
     /// `nil` before two readings of the counter (less than a gap apart) gave a rate.
-    mutating func update(time: Double, bytesReceived: Double?, maximumGap: Double) -> Double? {
+    mutating func update(time: Double, bytesReceived: Double?, maximumGap: Double, offered: Bool = true) -> Double? {
         defer {
             lastBytes = bytesReceived
             lastTime = time
         }
-        if let bytesReceived, let lastBytes, let lastTime, bytesReceived >= lastBytes,
+        if offered, let bytesReceived, let lastBytes, let lastTime, bytesReceived >= lastBytes,
            time > lastTime, time - lastTime <= maximumGap,
            let rate = dropped.check(RateCalculator.bitsPerSecond(bytes: bytesReceived - lastBytes, milliseconds: time - lastTime), PhysicalBounds.estimate, .estimate) {
             recentRates.append(rate)
@@ -38,14 +42,14 @@ struct DownlinkEstimator: Sendable {
 
     /// The downlink transport of a receive report: `availableIncomingBitrate` of the selected
     /// pair when the report has it, this estimate otherwise (unmeasured without either).
-    mutating func transport(selectedPair pair: StatsEntry?, reportTime: Double?, maximumGap: Double) -> TransportStats {
+    mutating func transport(selectedPair pair: StatsEntry?, reportTime: Double?, maximumGap: Double, offered: Bool = true) -> TransportStats {
         if pair?.id != lastPair {
             // A new path: neither its counter nor the old path's rates say what it carries.
             lastBytes = nil
             recentRates.removeAll()
             lastPair = pair?.id
         }
-        let observed = update(time: pair?.timestamp ?? reportTime ?? 0, bytesReceived: pair?.bytesReceived, maximumGap: maximumGap)
+        let observed = update(time: pair?.timestamp ?? reportTime ?? 0, bytesReceived: pair?.bytesReceived, maximumGap: maximumGap, offered: offered)
         return TransportStats(estimate: dropped.check(pair?.availableIncomingBitrate, PhysicalBounds.estimate, .estimate) ?? observed)
     }
 }

@@ -12,6 +12,8 @@ struct SubscriberSide: Sendable {
     private var limits: [StreamKey: SubscriberReceiveLimit] = [:]
     /// Each stream's downlink as its counters alone score it, after its latest report.
     private var measured: [StreamKey: TransportStats] = [:]
+    /// Each stream's publisher, sending or not, after its latest report.
+    private var sending: [StreamKey: PublisherSending] = [:]
     /// Messages that failed validation, per receiving endpoint (their publisher is unknown).
     private var invalidMessages: [EndpointID: [SenderStatsDecoder.Rejection: Int]] = [:]
 
@@ -29,6 +31,8 @@ struct SubscriberSide: Sendable {
     private struct ConnectionState: Sendable {
         var downlink = DownlinkEstimator()
         var reportTime: Double?
+        /// Packets received over all its inbound RTP entries at its previous report.
+        var inboundPackets: Double?
     }
 
     private struct InboxKey: Hashable, Sendable {
@@ -71,6 +75,11 @@ struct SubscriberSide: Sendable {
         limits[StreamKey(endpoint: endpoint, stream: stream)] ?? .none
     }
 
+    /// Whether `stream`'s publisher is sending, as its latest report tells it; `nil` before its first report.
+    func publisherSending(endpoint: EndpointID, stream: StreamID) -> PublisherSending? {
+        sending[StreamKey(endpoint: endpoint, stream: stream)]
+    }
+
     /// `stream`'s downlink without its receive limit applied; `nil` before its first report.
     func measuredDownlink(endpoint: EndpointID, stream: StreamID) -> TransportStats? {
         measured[StreamKey(endpoint: endpoint, stream: stream)]
@@ -109,8 +118,14 @@ struct SubscriberSide: Sendable {
 
     /// Moves a connection on by one report: its downlink estimate now, and the time of its
     /// report before this one (the estimate `nil` when there is none yet).
+    /// An interval in which no RTP packet arrived on the connection offered nothing: its rate
+    /// (RTCP and STUN only) says nothing of what the link can carry and is not taken as one.
     private static func advance(_ connection: inout ConnectionState, digest: ReportDigest, maximumGap: Double) -> (estimate: Double?, previousReport: Double?) {
-        let transport = connection.downlink.transport(selectedPair: digest.selectedPair, reportTime: digest.time, maximumGap: maximumGap)
+        let packets = digest.inbound.reduce(0) { $0 + ($1.packetsReceived ?? 0) }
+        let offered = connection.inboundPackets.map { packets > $0 } ?? true
+        connection.inboundPackets = packets
+        let transport = connection.downlink.transport(selectedPair: digest.selectedPair, reportTime: digest.time, maximumGap: maximumGap,
+                                                      offered: offered)
         let estimate = transport.unmeasured.contains(.estimatedBandwidth) ? nil : transport.connectionEstimatedBandwidth
         let previousReport = connection.reportTime
         if let time = digest.time, time > (previousReport ?? -.infinity) { connection.reportTime = time }
@@ -137,6 +152,7 @@ struct SubscriberSide: Sendable {
                         downlinkEstimate: estimate, senderStats: senderStats,
                         limit: limits[key] ?? .none) else { continue }
             measured[key] = update.measuredDownlink
+            sending[key] = update.source
             func emit(_ event: StatsEvent) {
                 callbacks.append(StatsCallback(time: sample.time, endpoint: endpoint, peerConnection: peerConnection,
                                                stream: stream.id, publisher: stream.publisher, event: event))

@@ -32,6 +32,8 @@ struct SubscriberStreamUpdate: Sendable, Hashable {
     /// The downlink as its counters alone score it, without the receive limit (what the layer
     /// policy decides on).
     var measuredDownlink = TransportStats.unknown
+    /// Whether the publisher sends, as the subscriber can tell (see ``SourceSilenceDetector``).
+    var source = PublisherSending.sending
 }
 
 /// Turns the reports of one subscribed stream into session-aware statistics, across the peer
@@ -61,9 +63,15 @@ struct SubscriberStreamTracker: Sendable {
     private var stalls: FrameStallDetector
     private var usesW3CFreezeCounters = false
     private var downlink: DownlinkConditionTracker
+    private var silence = SourceSilenceDetector()
+    /// Whether the remote uplink was last reported as stopped (a change is a condition change).
+    private var reportedStopped = false
     private var remote: RemotePublisherView
     private var watcher: SubscriberVideoWatcher
     private var connectionQuality = ConnectionQualityScorer()
+    /// Queueing on the selected pair's round-trip time (a path that answers only after a queue
+    /// is no evidence that it is healthy).
+    private var pairQueueing: QueueingDetector
     /// The remote uplink as last reported (after the `.publisher` limit), and whether that
     /// limit applied then: a limit set or cleared is a condition change only when it changes it.
     private var reportedRemote: (condition: NetworkCondition, reason: NetworkConditionReason, limited: Bool)?
@@ -92,6 +100,7 @@ struct SubscriberStreamTracker: Sendable {
         self.configuration = configuration
         self.stalls = FrameStallDetector(pauseThresholdMilliseconds: configuration.pauseThresholdMilliseconds)
         self.downlink = DownlinkConditionTracker(configuration: configuration)
+        self.pairQueueing = QueueingDetector(threshold: configuration.queueingDelayMilliseconds)
         self.remote = RemotePublisherView(configuration: configuration)
         self.watcher = SubscriberVideoWatcher(pauseThresholdMilliseconds: configuration.pauseThresholdMilliseconds)
     }
@@ -144,11 +153,15 @@ struct SubscriberStreamTracker: Sendable {
         let demand = paused ? nil : video.flatMap { received in
             remoteReading.layers.min { abs($0.height - received.height) < abs($1.height - received.height) }?.bitrate
         }
+        let silent = silence.update(audioPackets: entries.audio == nil ? nil : audioPackets.total + audioLost.total,
+                                    videoPackets: entries.video == nil ? nil : videoPackets.total + videoLost.total,
+                                    selectedPair: selectedPair, roundTripQueued: pairQueueing.update(pairRoundTrip), videoHeld: paused)
+        applySourceStop(to: &remoteReading)
         let localChange = downlink.update(
             lostTotal: videoLost.total + audioLost.total, receivedTotal: videoPackets.total + audioPackets.total,
             time: time, senderStats: remoteReading.senderStats == nil ? nil : senderStats, estimate: downlinkEstimate ?? 0, demand: demand,
             roundTrip: pairRoundTrip, jitter: jitter, videoOn: video != nil && !paused,
-            remoteDegraded: remoteReading.transport.networkCondition.isDegraded, limit: limit)
+            remoteDegraded: remoteReading.transport.networkCondition.isDegraded, limit: limit, silence: silent)
         let (condition, reason) = downlink.transportCondition
         let transport = TransportStats(estimate: downlinkEstimate, networkCondition: condition, networkConditionReason: reason)
 
@@ -184,7 +197,22 @@ struct SubscriberStreamTracker: Sendable {
                                       conditionChange: conditionChange,
                                       videoQualityChanges: qualityChanges, connectionQualityChanged: qualityChange,
                                       measuredDownlink: TransportStats(estimate: downlinkEstimate,
-                                                                       networkCondition: measured.0, networkConditionReason: measured.1))
+                                                                       networkCondition: measured.0, networkConditionReason: measured.1),
+                                      source: silence.sourceStopped ? .stopped : silence.videoStopped ? .videoStopped : .sending)
+    }
+
+    /// While the publisher has stopped sending (its stream silent, our path alive), its side is
+    /// what fails: the remote uplink is `critical`, reason `unknown` (no loss and no rate says
+    /// why: it crashed, left without a word, or lost its uplink), so the source is `remote`.
+    /// Stopping and resuming are condition changes.
+    private mutating func applySourceStop(to reading: inout RemotePublisherView.Reading) {
+        let stopped = silence.sourceStopped
+        if stopped {
+            reading.transport.networkCondition = .critical
+            reading.transport.networkConditionReason = .unknown
+        }
+        if stopped != reportedStopped { reading.conditionChanged = true }
+        reportedStopped = stopped
     }
 
     /// Under `.publisher` the remote uplink is at least `warning` / `bandwidth`: the publisher
