@@ -19,7 +19,7 @@ import Testing
               {"type":"data","mindex":2,"mid":"2"}]}]}
             """)
         #expect(events == [.feedsPublished([RouterFeed(id: FeedID("4242"), display: "alice", hasAudio: true, hasVideo: true,
-                                                       videoDescription: "screen")])])
+                                                       mediaDescription: "screen")])])
     }
 
     @Test func aDisabledVideoSectionIsNoVideo() throws {
