@@ -34,7 +34,9 @@ swift test -Xswiftc -warnings-as-errors
 CALLSCOPE_FRAMES_KERNEL=swift swift test --skip-build --filter VectorKernelSelectionTests
 # The Calls modules on real components (CallsRealTests): Janus on loopback, headless Chromium
 # through chromedriver, `callscope call --record` replayed to the same callbacks, the call options
-# and SIGTERM. One test at a time (2 cores); the timeout turns a hang into a failure. ~72 s.
+# and SIGTERM, and the seeds' participants, stream properties, paths and hang-up (RealSeedRowsTests,
+# 10.7 s). One test at a time (2 cores); the timeout turns a hang into a failure. 117 s measured
+# (2026-12-02, with the machine shared).
 CALLSCOPE_REAL=1 timeout 300 swift test -Xswiftc -warnings-as-errors --no-parallel --filter CallsRealTests
 # The main job (README's first command) on the shipped recording, and a frame conversion of a
 # shipped clip whose output size is checked.

@@ -11,7 +11,9 @@ public final class FakeSignaling: Signaling, Sendable {
         var calls: [String] = []
         var nextHandle = 0
         var feeds: [RouterFeed]
+        var attendees: [RouterAttendee] = []
         var participantID: FeedID
+        var publishing: [FeedID: Bool] = [:]
         var failures: [String: SignalingError] = [:]
         var offerSDP: String?
         var holding = false
@@ -26,19 +28,24 @@ public final class FakeSignaling: Signaling, Sendable {
     private let continuation: AsyncStream<SignalingEvent>.Continuation
     private let state: Locked<State>
 
-    /// Signaling that joins as `participantID` into a room with `feeds`.
-    public init(participantID: FeedID = FeedID("100"), feeds: [RouterFeed] = []) {
-        state = Locked(State(feeds: feeds, participantID: participantID))
+    /// Signaling that joins as `participantID` into a room with `feeds` and `attendees` (who do
+    /// not publish).
+    public init(participantID: FeedID = FeedID("100"), feeds: [RouterFeed] = [], attendees: [RouterAttendee] = []) {
+        state = Locked(State(feeds: feeds, attendees: attendees, participantID: participantID))
         (events, continuation) = AsyncStream<SignalingEvent>.makeStream()
     }
 
     /// What the next `join` answers (a rejoin after a lost session).
-    public func setRoom(participantID: FeedID, feeds: [RouterFeed]) {
+    public func setRoom(participantID: FeedID, feeds: [RouterFeed], attendees: [RouterAttendee] = []) {
         state.withLock {
             $0.participantID = participantID
             $0.feeds = feeds
+            $0.attendees = attendees
         }
     }
+
+    /// What ``isPublishing(_:)`` answers for `feed` (unset: `nil`, the router cannot tell).
+    public func setPublishing(_ feed: FeedID, _ publishing: Bool) { state.withLock { $0.publishing[feed] = publishing } }
 
     /// Every call so far, one line each.
     public var calls: [String] { state.withLock { $0.calls } }
@@ -80,7 +87,8 @@ public final class FakeSignaling: Signaling, Sendable {
     /// Records `join`.
     public func join(display: String?) async throws -> RoomJoin {
         try record("join \(display ?? "-")")
-        return state.withLock { RoomJoin(participantID: $0.participantID, participantHandle: Self.participantHandle, feeds: $0.feeds) }
+        return state.withLock { RoomJoin(participantID: $0.participantID, participantHandle: Self.participantHandle, feeds: $0.feeds,
+                                         attendees: $0.attendees) }
     }
 
     /// Records `publish`, answers `answer to OFFER`.
@@ -169,6 +177,15 @@ public final class FakeSignaling: Signaling, Sendable {
 
     /// Records `close HANDLE`.
     public func close(_ handle: RouterHandleID) async { try? record("close \(handle)") }
+
+    /// Records `describe DESCRIPTION`.
+    public func describePublishedStream(_ description: String) async throws { try record("describe \(description)") }
+
+    /// Records `isPublishing FEED`; answers what ``setPublishing(_:_:)`` set, else `nil`.
+    public func isPublishing(_ feed: FeedID) async throws -> Bool? {
+        try record("isPublishing \(feed)")
+        return state.withLock { $0.publishing[feed] }
+    }
 
     /// Records `leave` and finishes ``events``.
     public func leave() async {

@@ -16,12 +16,16 @@ extension JanusHandle {
             throw JanusError(.malformedReply, "join: expected videoroom joined, got \(JSONWriter.string(reply.data).prefix(200))")
         }
         return VideoRoomJoined(id: id, privateID: reply.data["private_id"]?.unsignedInteger,
-                               publishers: (reply.data["publishers"]?.array ?? []).compactMap(VideoRoomFeed.init))
+                               publishers: (reply.data["publishers"]?.array ?? []).compactMap(VideoRoomFeed.init),
+                               attendees: (reply.data["attendees"]?.array ?? []).compactMap(VideoRoomAttendee.init))
     }
 
-    /// Publishes with `offer`; returns Janus' answer.
-    public func publish(offer: SessionDescription, audio: Bool = true, video: Bool = true, data: Bool = true) async throws(JanusError) -> SessionDescription {
-        let body: JSONValue = .object(["request": .string("publish"), "audio": .bool(audio), "video": .bool(video), "data": .bool(data)])
+    /// Publishes with `offer`; returns Janus' answer. `description`, when given, is set on each
+    /// audio and video mid of the offer (`descriptions`), for the other participants to read.
+    public func publish(offer: SessionDescription, audio: Bool = true, video: Bool = true, data: Bool = true,
+                        description: String? = nil) async throws(JanusError) -> SessionDescription {
+        var body: JSONValue = .object(["request": .string("publish"), "audio": .bool(audio), "video": .bool(video), "data": .bool(data)])
+        if let description { body = body.setting("descriptions", VideoRoomDescriptions.json(description, offer: offer)) }
         let reply = try await message(body, jsep: offer)
         guard let answer = reply.jsep, answer.kind == .answer else {
             throw JanusError(.malformedReply, "publish: no JSEP answer in \(JSONWriter.string(reply.data).prefix(200))")
@@ -37,6 +41,13 @@ extension JanusHandle {
             throw JanusError(.malformedReply, "configure: no JSEP answer in \(JSONWriter.string(reply.data).prefix(200))")
         }
         return answer
+    }
+
+    /// Publisher `configure` without SDP setting `description` on each of `mids` (Janus then
+    /// announces the feed again to the room).
+    public func describe(_ description: String, mids: [String]) async throws(JanusError) {
+        let descriptions: JSONValue = .array(mids.map { .object([StatsField("mid", .string($0)), StatsField("description", .string(description))]) })
+        _ = try await message(.object(["request": .string("configure"), "descriptions": descriptions]))
     }
 
     /// Joins `room` as a subscriber of `subscriptions`; returns the streams and Janus' offer.

@@ -21,6 +21,10 @@ public actor JanusSignaling: Signaling {
     private var subscriptions: [RouterHandleID: JanusHandle] = [:]
     private var forwarders: [Task<Void, Never>] = []
     private var lostReported = false
+    /// What ``describePublishedStream(_:)`` set: sent with every publish.
+    private var publishedDescription: String?
+    /// The audio and video mids of our last published offer, while published.
+    private var publishedMids: [String] = []
 
     /// Signaling for `room` on the Janus at `url` (e.g. `http://127.0.0.1:8088/janus`).
     public init(url: URL, room: UInt64) {
@@ -34,6 +38,7 @@ public actor JanusSignaling: Signaling {
         do {
             // After a lost session (a rejoin) the old handles are dead: start afresh.
             subscriptions.removeAll()
+            publishedMids = []
             lostReported = false
             let session = try await JanusSession.create(url: url)
             self.session = session
@@ -43,7 +48,8 @@ public actor JanusSignaling: Signaling {
             let joined = try await handle.joinAsPublisher(room: room, display: display)
             privateID = joined.privateID
             return RoomJoin(participantID: FeedID("\(joined.id)"), participantHandle: RouterHandleID("\(handle.id)"),
-                            feeds: joined.publishers.map(RouterFeed.init))
+                            feeds: joined.publishers.map(RouterFeed.init),
+                            attendees: joined.attendees.map { RouterAttendee(id: FeedID("\($0.id)"), display: $0.display) })
         } catch {
             throw SignalingError(error)
         }
@@ -53,7 +59,9 @@ public actor JanusSignaling: Signaling {
     public func publish(offer: SessionDescription) async throws -> SessionDescription {
         guard let participant else { throw SignalingError(sessionLost: true, "publish before join") }
         do {
-            return try await participant.publish(offer: offer)
+            let answer = try await participant.publish(offer: offer, description: publishedDescription)
+            publishedMids = VideoRoomDescriptions.mediaMids(offer.sdp)
+            return answer
         } catch {
             throw SignalingError(error)
         }
@@ -61,6 +69,7 @@ public actor JanusSignaling: Signaling {
 
     /// `unpublish` on the participant handle.
     public func unpublish() async throws {
+        publishedMids = []
         guard let participant else { return }
         do {
             _ = try await participant.message(.object(["request": .string("unpublish")]))
@@ -99,10 +108,36 @@ public actor JanusSignaling: Signaling {
                 joined = try await handle.joinAsPublisher(room: room, display: display)
             }
             privateID = joined.privateID
-            let answer = try await handle.publish(offer: offer)
+            let answer = try await handle.publish(offer: offer, description: publishedDescription)
+            publishedMids = VideoRoomDescriptions.mediaMids(offer.sdp)
             return Republished(join: RoomJoin(participantID: FeedID("\(joined.id)"), participantHandle: RouterHandleID("\(handle.id)"),
-                                              feeds: joined.publishers.map(RouterFeed.init)),
+                                              feeds: joined.publishers.map(RouterFeed.init),
+                                              attendees: joined.attendees.map { RouterAttendee(id: FeedID("\($0.id)"), display: $0.display) }),
                                answer: answer)
+        } catch {
+            throw SignalingError(error)
+        }
+    }
+
+    /// Keeps `description` for every later publish and, while publishing, sets it at once
+    /// (publisher `configure` with `descriptions`; Janus announces our feed again).
+    public func describePublishedStream(_ description: String) async throws {
+        guard publishedDescription != description else { return }
+        publishedDescription = description
+        guard let participant, !publishedMids.isEmpty else { return }
+        do {
+            try await participant.describe(description, mids: publishedMids)
+        } catch {
+            throw SignalingError(error)
+        }
+    }
+
+    /// Whether `feed` publishes now, from `listparticipants` (`publisher`); `false` when it is
+    /// no longer in the room.
+    public func isPublishing(_ feed: FeedID) async throws -> Bool? {
+        guard let participant, let id = UInt64(feed.rawValue) else { return nil }
+        do {
+            return try await participant.listParticipants(room: room).first { $0.id == id }?.publishing ?? false
         } catch {
             throw SignalingError(error)
         }
@@ -279,7 +314,7 @@ extension RouterFeed {
         let live = feed.streams.filter { !$0.disabled }
         self.init(id: FeedID("\(feed.id)"), display: feed.display,
                   hasAudio: live.contains { $0.type == "audio" }, hasVideo: live.contains { $0.type == "video" },
-                  videoDescription: live.first { $0.type == "video" }?.description)
+                  mediaDescription: (live.first { $0.type == "video" } ?? live.first { $0.type == "audio" })?.description)
     }
 }
 

@@ -51,6 +51,42 @@ public struct VideoRoomJoined: Sendable, Hashable {
     public var privateID: UInt64?
     /// The feeds already publishing.
     public var publishers: [VideoRoomFeed]
+    /// The participants there that do not publish (`attendees`: only in rooms with
+    /// `notify_joining`).
+    public var attendees: [VideoRoomAttendee] = []
+}
+
+/// A participant of a room that does not publish, as `joined` lists it.
+public struct VideoRoomAttendee: Sendable, Hashable {
+    /// The participant id.
+    public var id: UInt64
+    /// Its display name, when it gave one.
+    public var display: String?
+
+    init?(_ value: JSONValue) {
+        guard let id = value["id"]?.unsignedInteger else { return nil }
+        self.id = id
+        display = value["display"]?.string
+    }
+}
+
+/// The `descriptions` of a publisher's `publish` / `configure`: `description` on each audio and
+/// video mid of `offer` (its `a=mid:` lines).
+struct VideoRoomDescriptions {
+    static func json(_ description: String, offer: SessionDescription) -> JSONValue {
+        .array(mediaMids(offer.sdp).map { .object([StatsField("mid", .string($0)), StatsField("description", .string(description))]) })
+    }
+
+    /// The mids of the audio and video sections of `sdp`, in order.
+    static func mediaMids(_ sdp: String) -> [String] {
+        var mids: [String] = []
+        var inMedia = false
+        for line in sdp.split(whereSeparator: \.isNewline) {
+            if line.hasPrefix("m=") { inMedia = line.hasPrefix("m=audio") || line.hasPrefix("m=video") }
+            if inMedia, line.hasPrefix("a=mid:") { mids.append(String(line.dropFirst("a=mid:".count))) }
+        }
+        return mids
+    }
 }
 
 /// The answer to a subscriber-type `join` (`attached`): the streams and Janus' offer.

@@ -176,6 +176,8 @@ struct CallCommand: Command {
             for await event in sessionEvents {
                 out.session(event)
                 guard subscribeMode == .all, case .streamCreated(let stream) = event else { continue }
+                // Our own stream comes as streamCreated too (seed 004): not subscribed to.
+                guard await stream.connection.connectionId != session.connection?.connectionId else { continue }
                 let subscriber = CallSubscriber(stream: stream)
                 subscriber.preferredResolution = resolution
                 subscriber.preferredFrameRate = frameRate

@@ -53,6 +53,8 @@ final class CallEventPrinter: Sendable {
             line(callback: TimelineEventName.sessionStreamVideoDimensionsChanged, peer: "session", stream: stream.streamId,
                  data: .object([StatsField("width", stream.videoDimensions.map { .number(Double($0.width)) } ?? .null),
                                 StatsField("height", stream.videoDimensions.map { .number(Double($0.height)) } ?? .null)]))
+        case .streamPropertiesChanged(let stream):
+            line(callback: "session.streamPropertiesChanged", peer: "session", stream: stream.streamId, data: Self.json(stream))
         case .participantDidConnect, .participantDidDisconnect, .participantPathsChanged,
              .participantConnectionQualityChanged, .connectionStateChanged:
             connectionLine(event)

@@ -51,6 +51,8 @@ final class CallRecorder: Sendable {
     func noteStream(_ stream: CallStream, own: Bool) {
         publishers.withLock { publishers in
             let id = stream.connection.connectionId
+            // Our own stream also comes as the session's streamCreated, maybe after we noted it as ours.
+            if !own, publishers.entries[id]?["own"]?.bool == true { return }
             if publishers.entries[id] == nil { publishers.order.append(id) }
             publishers.entries[id] = .object([
                 StatsField("publisher", .string(id)), StatsField("stream", .string(stream.streamId)),

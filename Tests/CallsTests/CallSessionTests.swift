@@ -205,6 +205,8 @@ final class Collector<Element: Sendable>: Sendable {
         let subscriber = CallSubscriber(stream: try await rig.stream("7"))
         let lifecycle = Collector(subscriber.events)
         try await rig.session.subscribe(subscriber)
+        // The router says the publisher no longer publishes: the stream is not offered again.
+        rig.signaling.setPublishing(FeedID("7"), false)
         rig.engine.emit(.iceConnectionState(PeerConnectionID("pc-1"), .connected))
         rig.engine.emit(.iceConnectionState(PeerConnectionID("pc-1"), .disconnected))
         await eventually("didDisconnect") { lifecycle.all.count == 2 }

@@ -15,12 +15,13 @@ import Testing
         var lastSent: Double?
         var candidateType = "host"
         var relayProtocol: String?
+        var transport = "udp"
     }
 
     static func report(at time: Double, _ pairs: [Pair]) -> StatsReport {
         var entries: [StatsEntry] = []
         for pair in pairs {
-            var local: [StatsField] = [StatsField("candidateType", .string(pair.candidateType)), StatsField("protocol", .string("udp"))]
+            var local: [StatsField] = [StatsField("candidateType", .string(pair.candidateType)), StatsField("protocol", .string(pair.transport))]
             if let relay = pair.relayProtocol { local.append(StatsField("relayProtocol", .string(relay))) }
             entries.append(StatsEntry(id: "L-\(pair.id)", type: .localCandidate, timestamp: time, fields: local))
             var fields = [StatsField("state", .string(pair.state)), StatsField("localCandidateId", .string("L-\(pair.id)")),
@@ -50,6 +51,8 @@ import Testing
         Row(name: "relay udp", pair: Pair(id: "a", lastReceived: 99_500, candidateType: "relay", relayProtocol: "udp"), expected: .udpRelay),
         Row(name: "relay tcp", pair: Pair(id: "a", lastReceived: 99_500, candidateType: "relay", relayProtocol: "tcp"), expected: .tcpRelay),
         Row(name: "relay tls", pair: Pair(id: "a", lastReceived: 99_500, candidateType: "relay", relayProtocol: "tls"), expected: .tcpRelay),
+        // Seed 003 has no direct TCP path: a direct ICE-TCP pair is not udpDirect (issue 23 item 13).
+        Row(name: "host over ICE-TCP", pair: Pair(id: "a", lastReceived: 99_500, transport: "tcp"), expected: .tcpRelay),
         Row(name: "in-progress before any response, fresh packet", pair: Pair(id: "a", state: "in-progress", responses: 0, lastReceived: 99_900), expected: []),
         Row(name: "in-progress without a response count, fresh packet", pair: Pair(id: "a", state: "in-progress", responses: nil, lastReceived: 99_900), expected: []),
         // libwebrtc's consent ping on a working pair: `in-progress` until its answer.

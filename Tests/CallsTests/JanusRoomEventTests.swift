@@ -19,7 +19,23 @@ import Testing
               {"type":"data","mindex":2,"mid":"2"}]}]}
             """)
         #expect(events == [.feedsPublished([RouterFeed(id: FeedID("4242"), display: "alice", hasAudio: true, hasVideo: true,
-                                                       videoDescription: "screen")])])
+                                                       mediaDescription: "screen")])])
+    }
+
+    /// An audio-only feed's description is its audio section's (item 8: every feed can carry a name).
+    @Test func anAudioOnlyFeedsDescriptionIsItsAudioSections() throws {
+        let events = try Self.events("""
+            {"videoroom":"event","publishers":[{"id":6,"streams":[{"type":"audio","mid":"0","description":"carol mic"}]}]}
+            """)
+        #expect(events == [.feedsPublished([RouterFeed(id: FeedID("6"), display: nil, hasAudio: true, hasVideo: false, mediaDescription: "carol mic")])])
+    }
+
+    /// `descriptions` go on the audio and video mids of our offer, not on the data channel's.
+    @Test func descriptionsGoOnEveryAudioAndVideoMid() throws {
+        let sdp = "v=0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=mid:0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=mid:1\r\nm=application 9 UDP/DTLS/SCTP webrtc-datachannel\r\na=mid:2\r\n"
+        #expect(VideoRoomDescriptions.mediaMids(sdp) == ["0", "1"])
+        let json = VideoRoomDescriptions.json("d", offer: SessionDescription(kind: .offer, sdp: sdp))
+        #expect(JSONWriter.string(json) == #"[{"mid":"0","description":"d"},{"mid":"1","description":"d"}]"#)
     }
 
     @Test func aDisabledVideoSectionIsNoVideo() throws {

@@ -15,6 +15,8 @@ final class PublicationController {
     private var videoEnabled = true
     /// The engine's local preview of the publishing peer connection, to the publisher's video output.
     private let video: VideoSinkBinding
+    /// The audio track's enabled state last set on the engine.
+    private var audioEnabled = true
 
     init(publisher: CallPublisher, peerConnection: PeerConnectionID, settings: MediaConnectionMachine.Settings) {
         self.publisher = publisher
@@ -64,14 +66,25 @@ final class PublicationController {
         publish(on: pc, replacing: nil, in: session)
         await updateVideoSink(in: session)
         let offer = try await prepareOffer(on: pc, in: session)
+        // Described before publishing: the router's first announcement of our feed carries it.
+        let stream = ownStream(as: own, in: session)
+        try? await session.signaling.describePublishedStream(PublishedStreamDescription(stream: stream).encoded())
         let answer = try await session.signaling.publish(offer: offer)
         // Published: the stream exists before the connection can report anything about it.
-        let settings = publisher.settings
-        publisher.setStream(CallStream(streamId: own.connectionId, connection: own, creationTime: session.wallClock(),
-                                       hasAudio: settings.media.audio, hasVideo: settings.media.video, name: settings.name,
-                                       videoType: settings.videoType))
+        publisher.setStream(stream)
+        await session.ownStreamPublished(stream, described: true)
         for candidate in session.trickle.ready(pc, handle: handle) { try? await session.signaling.trickle(candidate, on: handle) }
         try await session.engine.setRemoteDescription(answer, on: pc)
+    }
+
+    /// Our stream as the settings and switches say now, created now.
+    private func ownStream(as own: CallConnection, in session: isolated CallSession) -> CallStream {
+        let settings = publisher.settings
+        let media = settings.media
+        return CallStream(streamId: own.connectionId, connection: own, creationTime: session.wallClock(),
+                          hasAudio: media.audio && audioEnabled, hasVideo: media.video && videoEnabled, name: settings.name,
+                          videoType: settings.videoType,
+                          videoDimensions: media.video ? CallVideoDimensions(width: media.width, height: media.height) : nil)
     }
 
     /// The answer is set: the negotiation is over.
@@ -110,11 +123,15 @@ final class PublicationController {
         video.stop()
         publisher.statsMonitor.setFreshReportSource(nil)
         session.publicationEnded(self)
+        session.publicationPathsEnded(of: self)
         session.trickle.forget(peerConnection)
         if ending == .unpublished { try? await session.signaling.unpublish() }
         try? await session.engine.closePeerConnection(peerConnection)
         if ending == .tornDown { try? await session.signaling.unpublish() }
-        if ending != .dropped { publisher.setStream(nil) }
+        if ending != .dropped {
+            publisher.setStream(nil)
+            session.ownStreamEnded(ending == .unpublished ? .unpublished : .mediaLost)
+        }
     }
 
     // MARK: - Inputs
@@ -143,7 +160,7 @@ final class PublicationController {
     /// monitor, its sender-stats message (saying whether the camera is on: subscribers cannot
     /// tell a disabled track's black frames from video) encoded once and sent, the lifecycle fed.
     func sample(in session: isolated CallSession) async {
-        await applyPublishVideo(in: session)
+        await applyPublishedTracks(in: session)
         let pc = peerConnection
         guard isOpen, let report = try? await session.engine.stats(of: pc) else { return }
         session.statsRecorder?(.publisherSample(peerConnection: pc.rawValue, report: report))
@@ -166,19 +183,32 @@ final class PublicationController {
     /// the path is lost; what it sends does not.
     private func feed(_ reading: ConnectionReading, of pc: PeerConnectionID, in session: isolated CallSession) async {
         let progress = reading.progress
+        session.publicationPathsSampled(reading.paths, of: self)
         await connection.feed(.statsSample(pc, bytesReceived: progress.bytesReceived, responsesReceived: progress.responsesReceived), in: session)
     }
 
-    /// Applies ``CallPublisher/publishVideo`` to the video track when it changed.
-    private func applyPublishVideo(in session: isolated CallSession) async {
-        let wanted = publisher.publishVideo
-        guard isOpen, wanted != videoEnabled else { return }
+    /// Applies ``CallPublisher/publishVideo`` and ``CallPublisher/publishAudio`` to the tracks
+    /// when they changed; our stream's `hasVideo` / `hasAudio` follow, and the router is told.
+    private func applyPublishedTracks(in session: isolated CallSession) async {
+        let (video, audio) = (publisher.publishVideo, publisher.publishAudio)
+        guard isOpen, video != videoEnabled || audio != audioEnabled else { return }
         do {
-            try await session.engine.setTracksEnabled(.video, wanted, on: peerConnection)
-            videoEnabled = wanted
+            if video != videoEnabled {
+                try await session.engine.setTracksEnabled(.video, video, on: peerConnection)
+                videoEnabled = video
+            }
+            if audio != audioEnabled {
+                try await session.engine.setTracksEnabled(.audio, audio, on: peerConnection)
+                audioEnabled = audio
+            }
         } catch {
-            session.deliver([.didFail(CallError.wrapping(error, "publishVideo"))])
+            session.deliver([.didFail(CallError.wrapping(error, "publishVideo / publishAudio"))])
         }
+        guard var stream = publisher.stream else { return }
+        stream.hasVideo = publisher.settings.media.video && videoEnabled
+        stream.hasAudio = publisher.settings.media.audio && audioEnabled
+        publisher.setStream(stream)
+        await session.ownStreamPublished(stream)
     }
 }
 

@@ -45,6 +45,7 @@ public final class CallPublisher: Sendable {
     /// Where its local preview goes (``videoRenderer``, ``videoFrames``), with the counts of
     /// what was delivered and dropped.
     public let videoOutput = VideoFrameOutput(label: "publisher")
+    private let audioSwitch = Locked(true)
 
     /// Creates a publisher.
     public init(settings: CallPublisherSettings = .init(), delegate: (any CallPublisherDelegate)? = nil) {
@@ -89,10 +90,20 @@ public final class CallPublisher: Sendable {
     /// Whether the camera is sent (`publishVideo` in docs/spec/README.md, default `true`): `false` disables
     /// the video track (the router keeps the m-line; subscribers get
     /// `videoDisabled(.publisherPropertyChanged)` from the sender stats), `true` enables it.
-    /// Applied within one stats interval.
+    /// Applied within one stats interval; the stream's ``CallStream/hasVideo`` follows, for us
+    /// and, through the router, for every participant.
     public var publishVideo: Bool {
         get { videoSwitch.withLock { $0 } }
         set { videoSwitch.withLock { $0 = newValue } }
+    }
+
+    /// Whether the microphone is sent (`publishAudio` in docs/spec/README.md, default `true`):
+    /// `false` disables the audio track (the router keeps the m-line), `true` enables it.
+    /// Applied within one stats interval; the stream's ``CallStream/hasAudio`` follows, for us
+    /// and, through the router, for every participant.
+    public var publishAudio: Bool {
+        get { audioSwitch.withLock { $0 } }
+        set { audioSwitch.withLock { $0 = newValue } }
     }
 
     func setStream(_ stream: CallStream?) { published.withLock { $0 = stream } }

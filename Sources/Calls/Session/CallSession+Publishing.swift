@@ -54,8 +54,24 @@ extension CallSession {
                 publisher.setStream(stream)
             }
         }
-        let events = room.roster.receive(.feedsPublished(join.feeds), now: wallClock())
+        var events = room.roster.receive(.feedsPublished(join.feeds), now: wallClock())
+        if let stream = publisher.stream { events += room.roster.ownStreamPublished(stream) }
         self.room = room
+        deliver(events)
+    }
+
+    /// Our stream is published, or its properties changed (``CallPublisher/publishVideo``,
+    /// ``CallPublisher/publishAudio``): the router is told (others read it before subscribing),
+    /// and our own `streamCreated` (or `streamPropertiesChanged`) is delivered.
+    func ownStreamPublished(_ stream: CallStream, described: Bool = false) async {
+        if !described { try? await signaling.describePublishedStream(PublishedStreamDescription(stream: stream).encoded()) }
+        guard let events = room?.roster.ownStreamPublished(stream) else { return }
+        deliver(events)
+    }
+
+    /// Our stream is gone (unpublished, or its media lost for good).
+    func ownStreamEnded(_ reason: StreamDestroyedReason) {
+        guard let events = room?.roster.ownStreamEnded(reason) else { return }
         deliver(events)
     }
 }

@@ -24,7 +24,7 @@ extension CallSession {
             room.own = CallConnection(connectionId: join.participantID.rawValue, creationTime: own.creationTime, data: own.data)
             room.roster.own = join.participantID
             room.trickle.participantHandle = join.participantHandle
-            let events = room.roster.rejoined(join.feeds, now: wallClock())
+            let events = room.roster.rejoined(join, now: wallClock())
             self.room = room
             await closeSubscriptions(to: events)
             deliver(events)

@@ -50,10 +50,26 @@ extension CallSession {
         deliver(delivery.participants.subscriptionEnded(ObjectIdentifier(subscription)))
     }
 
-    /// A subscription's reconnect window ran out: its stream is gone for the app.
+    /// A subscription's reconnect window ran out: its stream is gone for the app, then offered
+    /// again (``reofferIfStillPublished(_:)``).
     func streamLost(_ stream: CallStream) {
         _ = room?.roster.drop(FeedID(stream.streamId))
         deliver([.streamDestroyed(stream, reason: .mediaLost)])
+        reofferTasks.append(Task { [weak self] in await self?.reofferIfStillPublished(stream) })
+    }
+
+    /// A stream our side dropped comes back as `streamCreated` (same id) while its publisher
+    /// still publishes: the router says so, or, when it cannot tell, no `unpublished` came.
+    /// When the router cannot be asked (its session is lost), the rejoin offers it instead.
+    func reofferIfStillPublished(_ stream: CallStream) async {
+        let feed = FeedID(stream.streamId)
+        do {
+            guard try await signaling.isPublishing(feed) != false else { return }
+        } catch {
+            return
+        }
+        guard let events = room?.roster.reoffer(feed, now: wallClock()) else { return }
+        deliver(events)
     }
 
     /// A subscriber's sample: the size of the frames it decodes becomes its stream's

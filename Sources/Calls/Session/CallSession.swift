@@ -21,6 +21,8 @@ public actor CallSession {
     /// In the order they were subscribed.
     var subscriptions: [SubscriptionController] = []
     private var pumps: [Task<Void, Never>] = []
+    /// Checks whether dropped streams still publish (``reofferIfStillPublished(_:)``).
+    var reofferTasks: [Task<Void, Never>] = []
     var discoverabilityRun: DiscoverabilityRun?
 
     /// Creates a session; nothing happens until ``connect(display:)``.
@@ -74,7 +76,9 @@ public actor CallSession {
 
     // MARK: - Connect and disconnect
 
-    /// Joins the room; the streams already there arrive as `streamCreated` after `didConnect`.
+    /// Joins the room; the participants already there (publishing or not, where the router lists
+    /// them) arrive as `participantDidConnect` and their streams as `streamCreated` after
+    /// `didConnect`.
     public func connect(display: String? = nil) async throws(CallError) {
         guard room == nil else { return }
         let join: RoomJoin
@@ -89,7 +93,7 @@ public actor CallSession {
         startPumps()
         startDiscoverability()
         var events: [CallSessionEvent] = [.didConnect(own)]
-        events += room?.roster.receive(.feedsPublished(join.feeds), now: wallClock()) ?? []
+        events += room?.roster.joined(join, now: wallClock()) ?? []
         deliver(events)
     }
 
@@ -104,8 +108,9 @@ public actor CallSession {
     func endSession() async {
         guard var room else { return }
         self.room = nil
-        for task in pumps { task.cancel() }
+        for task in pumps + reofferTasks { task.cancel() }
         pumps.removeAll()
+        reofferTasks.removeAll()
         stopDiscoverability()
         for subscription in subscriptions { await subscription.close(in: self) }
         if let publication { await publication.close(.dropped, in: self) }

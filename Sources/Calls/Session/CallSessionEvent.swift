@@ -10,6 +10,8 @@ public enum StreamDestroyedReason: String, Hashable, Sendable {
     case mediaLost
     /// Our session ended.
     case sessionEnded
+    /// We ended the call with its publisher (``RemoteParticipant/disconnect()``).
+    case hungUp
 }
 
 /// Everything a ``CallSession`` tells its delegate and its ``CallSession/events`` streams, in one
@@ -17,7 +19,8 @@ public enum StreamDestroyedReason: String, Hashable, Sendable {
 public enum CallSessionEvent: Hashable, Sendable {
     /// We joined; `connection` is ours.
     case didConnect(CallConnection)
-    /// Another participant's stream appeared.
+    /// A stream appeared: another participant's, or ours once published (it is ours when
+    /// `stream.connection.connectionId == session.connection?.connectionId`).
     case streamCreated(CallStream)
     /// A stream left.
     case streamDestroyed(CallStream, reason: StreamDestroyedReason)
@@ -43,6 +46,9 @@ public enum CallSessionEvent: Hashable, Sendable {
     /// The size of a subscribed stream's decoded video changed (the first decoded size counts
     /// as a change); the stream carries the new ``CallStream/videoDimensions``.
     case streamVideoDimensionsChanged(CallStream)
+    /// A stream's `hasAudio`, `hasVideo`, `name` or `videoType` changed (its publisher switched
+    /// a track off or on, or described it anew); the stream carries the new values.
+    case streamPropertiesChanged(CallStream)
 }
 
 /// `OTSessionDelegate` in docs/spec/README.md, for apps that prefer delegates to ``CallSession/events``.
@@ -75,6 +81,8 @@ public protocol CallSessionDelegate: AnyObject, Sendable {
     /// A subscribed stream's decoded video size changed (the reference SDK's
     /// `session(_:streamVideoDimensionsChanged:)`, docs/spec/README.md).
     func session(_ session: CallSession, streamVideoDimensionsChanged stream: CallStream)
+    /// A stream's `hasAudio`, `hasVideo`, `name` or `videoType` changed.
+    func session(_ session: CallSession, streamPropertiesChanged stream: CallStream)
 }
 
 extension CallSessionDelegate {
@@ -104,4 +112,6 @@ extension CallSessionDelegate {
     public func session(_ session: CallSession, didUpdateConnectionState state: SelfConnectionStatus) {}
     /// Default: nothing.
     public func session(_ session: CallSession, streamVideoDimensionsChanged stream: CallStream) {}
+    /// Default: nothing.
+    public func session(_ session: CallSession, streamPropertiesChanged stream: CallStream) {}
 }

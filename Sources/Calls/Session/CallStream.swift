@@ -53,17 +53,23 @@ public struct CallStream: Hashable, Sendable, Identifiable {
     public var streamId: String
     /// The connection publishing it.
     public var connection: CallConnection
-    /// When it appeared (injected wall clock).
+    /// When it was published: its publisher's time where it says it through the router (a
+    /// CallScope publisher does; Janus keeps no time of its own), else when we first saw it
+    /// (injected wall clock).
     public var creationTime: Date
     /// Whether it carries audio.
     public var hasAudio: Bool
     /// Whether it carries video.
     public var hasVideo: Bool
-    /// The publisher's name for it.
+    /// The publisher's name for it (``CallPublisherSettings/name``, carried in the router's
+    /// description of its media), else the display name it joined with.
     public var name: String?
-    /// Camera, screen or custom (carried in the video section's description; camera when absent).
+    /// Camera, screen or custom (carried in the router's description of its media; camera when
+    /// absent).
     public var videoType: CallStreamVideoType
-    /// The video's size, once frames were decoded (`nil` before).
+    /// The video's size: the size its publisher captures, where it says so through the router
+    /// (a CallScope publisher does, so it is known before subscribing), then the size we
+    /// decode once subscribed; `nil` when neither is known.
     public var videoDimensions: CallVideoDimensions?
 
     /// The stream id.

@@ -16,19 +16,23 @@ struct ParticipantBook: Sendable {
 
     private(set) var participants: [String: RemoteParticipant] = [:]
     private var sources: [ObjectIdentifier: Source] = [:]
+    /// Every media connection of ours to the router (the publication, each subscription): its
+    /// working paths after its last report.
+    private var routerLegs: [ObjectIdentifier: ConnectionPaths] = [:]
     /// Stats or quality for a participant not in the call (our own stream, a late sample).
     private(set) var ignoredSamples = 0
 
     /// The roster's events with each participant's connect and disconnect after its
     /// connection's; at the session's end every participant left disconnects before `didDisconnect`.
-    mutating func expand(_ events: [CallSessionEvent]) -> [CallSessionEvent] {
+    mutating func expand(_ events: [CallSessionEvent], session: CallSession? = nil) -> [CallSessionEvent] {
         var out: [CallSessionEvent] = []
         for event in events {
             switch event {
             case .connectionCreated(let connection):
                 out.append(event)
                 guard participants[connection.connectionId] == nil else { continue }
-                let participant = RemoteParticipant(connection: connection)
+                var participant = session.map { RemoteParticipant(connection: connection, in: $0) } ?? RemoteParticipant(connection: connection)
+                (participant.localPaths, participant.paths) = (ourLeg(to: connection.connectionId), ourLeg(to: connection.connectionId))
                 participants[connection.connectionId] = participant
                 out.append(.participantDidConnect(participant))
             case .connectionDestroyed(let connection):
@@ -41,6 +45,8 @@ struct ParticipantBook: Sendable {
                 out += left.map { .participantDidDisconnect($0) }
                 participants.removeAll()
                 sources.removeAll()
+                routerLegs.removeAll()
+                remotePathsReportedAt.removeAll()
                 out.append(event)
             default:
                 out.append(event)
@@ -54,7 +60,21 @@ struct ParticipantBook: Sendable {
     /// `participantConnectionQualityChanged` when its level follows).
     mutating func sample(_ paths: ConnectionPaths, source key: ObjectIdentifier, participant: String) -> [CallSessionEvent] {
         sources[key, default: Source(participant: participant)].paths = paths
-        return refresh(participant)
+        return routerLegSampled(paths, source: key)
+    }
+
+    /// The paths of one of our media connections to the router after a report (the
+    /// publication's, or a subscription's through ``sample(_:source:participant:)``): every
+    /// participant whose path runs through our leg is refreshed.
+    mutating func routerLegSampled(_ paths: ConnectionPaths, source key: ObjectIdentifier) -> [CallSessionEvent] {
+        routerLegs[key] = paths
+        return participants.keys.sorted().flatMap { refresh($0) }
+    }
+
+    /// A media connection of ours to the router closed.
+    mutating func routerLegEnded(_ key: ObjectIdentifier) -> [CallSessionEvent] {
+        guard routerLegs.removeValue(forKey: key) != nil else { return [] }
+        return participants.keys.sorted().flatMap { refresh($0) }
     }
 
     /// Subscription `source`'s monitor scored `participant`'s connection anew (it reports on
@@ -66,8 +86,8 @@ struct ParticipantBook: Sendable {
 
     /// Subscription `key` ended: its paths and quality no longer count.
     mutating func subscriptionEnded(_ key: ObjectIdentifier) -> [CallSessionEvent] {
-        guard let source = sources.removeValue(forKey: key) else { return [] }
-        return refresh(source.participant)
+        sources.removeValue(forKey: key)
+        return routerLegEnded(key)
     }
 
     /// How long a participant's reported paths stand without a newer message (the sender-stats
@@ -87,7 +107,7 @@ struct ParticipantBook: Sendable {
         guard participant.remotePaths != paths else { return [] }
         participant.remotePaths = paths
         participants[id] = participant
-        return [.participantPathsChanged(participant)]
+        return refresh(id, farLegChanged: true)
     }
 
     /// Reported paths older than ``remotePathsLifetime`` at `time` are unknown again (`nil`):
@@ -100,7 +120,7 @@ struct ParticipantBook: Sendable {
             guard var participant = participants[id], participant.remotePaths != nil else { continue }
             participant.remotePaths = nil
             participants[id] = participant
-            events.append(.participantPathsChanged(participant))
+            events += refresh(id, farLegChanged: true)
         }
         return events
     }
@@ -112,18 +132,20 @@ struct ParticipantBook: Sendable {
     /// every working path of any of them; the level is the worst one scored (one stream that
     /// suffers is a connection that suffers), `.bad` while no path works at all (nothing gets
     /// through, whatever the last score said), `.unknown` before any score.
-    private mutating func refresh(_ id: String) -> [CallSessionEvent] {
+    private mutating func refresh(_ id: String, farLegChanged: Bool = false) -> [CallSessionEvent] {
         guard var participant = participants[id] else {
             ignoredSamples += 1
             return []
         }
         let mine = sources.values.filter { $0.participant == id }
-        let paths = mine.reduce(into: ConnectionPaths()) { $0.formUnion($1.paths) }
+        let local = ourLeg(to: id)
+        let paths = Self.endToEnd(local, participant.remotePaths)
         let scored = mine.map(\.quality).filter { $0 != .unknown }
         let quality = scored.isEmpty ? .unknown : paths.isOnline ? scored.min() ?? .unknown : .bad
         var events: [CallSessionEvent] = []
-        if paths != participant.paths {
+        if paths != participant.paths || local != participant.localPaths || farLegChanged {
             participant.paths = paths
+            participant.localPaths = local
             events.append(.participantPathsChanged(participant))
         }
         if quality != participant.connectionQuality {
@@ -132,5 +154,27 @@ struct ParticipantBook: Sendable {
         }
         participants[id] = participant
         return events
+    }
+
+    /// Our leg to participant `id`: our subscriptions to its streams, or, when there is none,
+    /// any of our media connections to the router.
+    private func ourLeg(to id: String) -> ConnectionPaths {
+        let subscribed = sources.filter { $0.value.participant == id }.map(\.key)
+        let legs = subscribed.isEmpty ? Array(routerLegs.values) : subscribed.compactMap { routerLegs[$0] }
+        return legs.reduce(into: ConnectionPaths()) { $0.formUnion($1) }
+    }
+
+    /// The whole paths from our leg and theirs (`nil`: unknown, taken as working): each pair of
+    /// legs makes one path, classed by the weaker leg (`udpDirect` < `udpRelay` < `tcpRelay`).
+    static func endToEnd(_ ours: ConnectionPaths, _ theirs: ConnectionPaths?) -> ConnectionPaths {
+        guard let theirs else { return ours }
+        let order: [ConnectionPaths] = [.udpDirect, .udpRelay, .tcpRelay]
+        var whole = ConnectionPaths()
+        for mine in order where ours.contains(mine) {
+            for far in order where theirs.contains(far) {
+                whole.insert(order[max(order.firstIndex(of: mine) ?? 0, order.firstIndex(of: far) ?? 0)])
+            }
+        }
+        return whole
     }
 }

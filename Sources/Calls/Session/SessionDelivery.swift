@@ -15,7 +15,7 @@ struct SessionDelivery: Sendable {
     /// Delivers `roomEvents` (and the participants' events they imply) for `session`, to its
     /// delegate, then to its streams' `fanOut`.
     mutating func deliver(_ roomEvents: [CallSessionEvent], for session: CallSession, to fanOut: EventFanOut<CallSessionEvent>) {
-        let events = participants.expand(roomEvents)
+        let events = participants.expand(roomEvents, session: session)
         guard !events.isEmpty else { return }
         if let delegate = delegate.object {
             for event in events { Self.call(delegate, with: event, for: session) }
@@ -38,6 +38,7 @@ struct SessionDelivery: Sendable {
         case .participantConnectionQualityChanged(let participant): delegate.session(session, didUpdateConnectionQuality: participant)
         case .connectionStateChanged(let state): delegate.session(session, didUpdateConnectionState: state)
         case .streamVideoDimensionsChanged(let stream): delegate.session(session, streamVideoDimensionsChanged: stream)
+        case .streamPropertiesChanged(let stream): delegate.session(session, streamPropertiesChanged: stream)
         }
     }
 }

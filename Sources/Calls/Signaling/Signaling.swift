@@ -45,6 +45,14 @@ public protocol Signaling: Sendable {
     func close(_ handle: RouterHandleID) async
     /// Leaves the room and ends the signaling session.
     func leave() async
+    /// Sets the text the router shows the other participants for our published media (Janus:
+    /// VideoRoom `descriptions`, one per mid): sent with the next publish, and at once while
+    /// publishing (the router then announces our feed again). The session encodes our stream's
+    /// name, video type, creation time, size and enabled tracks in it.
+    func describePublishedStream(_ description: String) async throws
+    /// Whether `feed` still publishes, as the router says now; `nil` when this router cannot
+    /// tell (the session then trusts that no `unpublished` came).
+    func isPublishing(_ feed: FeedID) async throws -> Bool?
 }
 
 /// A publishing participant's id in the room (Janus: the feed id, which is the participant id).
@@ -67,16 +75,32 @@ public struct RouterFeed: Hashable, Sendable {
     public var hasAudio: Bool
     /// Whether it sends video.
     public var hasVideo: Bool
-    /// The video media section's description (we publish the video type there).
-    public var videoDescription: String?
+    /// The description of its media (Janus: the video section's, else the audio section's):
+    /// a CallScope publisher's encoded stream properties, another client's free text, or `nil`.
+    public var mediaDescription: String?
 
     /// Creates a feed.
-    public init(id: FeedID, display: String?, hasAudio: Bool, hasVideo: Bool, videoDescription: String? = nil) {
+    public init(id: FeedID, display: String?, hasAudio: Bool, hasVideo: Bool, mediaDescription: String? = nil) {
         self.id = id
         self.display = display
         self.hasAudio = hasAudio
         self.hasVideo = hasVideo
-        self.videoDescription = videoDescription
+        self.mediaDescription = mediaDescription
+    }
+}
+
+/// A participant in the room that does not publish, as the router lists it when we join
+/// (Janus: `attendees` of `joined`, sent only when the room has `notify_joining`).
+public struct RouterAttendee: Hashable, Sendable {
+    /// The participant's id.
+    public var id: FeedID
+    /// The display name it joined with.
+    public var display: String?
+
+    /// Creates an attendee.
+    public init(id: FeedID, display: String?) {
+        self.id = id
+        self.display = display
     }
 }
 
@@ -88,12 +112,16 @@ public struct RoomJoin: Hashable, Sendable {
     public var participantHandle: RouterHandleID
     /// The feeds publishing when we joined.
     public var feeds: [RouterFeed]
+    /// The participants there when we joined that do not publish (empty when the router does
+    /// not list them).
+    public var attendees: [RouterAttendee]
 
     /// Creates a join result.
-    public init(participantID: FeedID, participantHandle: RouterHandleID, feeds: [RouterFeed]) {
+    public init(participantID: FeedID, participantHandle: RouterHandleID, feeds: [RouterFeed], attendees: [RouterAttendee] = []) {
         self.participantID = participantID
         self.participantHandle = participantHandle
         self.feeds = feeds
+        self.attendees = attendees
     }
 }
 

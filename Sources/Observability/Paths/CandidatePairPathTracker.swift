@@ -8,7 +8,8 @@ import RTCStats
 /// is within ``liveness`` of the report's time. `succeeded` alone goes stale: Chromium keeps
 /// unused pairs `succeeded` with frozen `responsesReceived` (consent checks run only on the
 /// selected pair). A working pair is classified by its local candidate: `relay` over udp →
-/// `udpRelay`, over tcp or tls → `tcpRelay`, anything else → `udpDirect`.
+/// `udpRelay`, over tcp or tls → `tcpRelay`, a direct ICE-TCP candidate → `tcpRelay` too (not
+/// direct UDP), anything else → `udpDirect`.
 ///
 /// A pair `in-progress` after it has had responses is one with a ping in flight: libwebrtc sets
 /// a working pair back to `in-progress` for each ping until its answer (seen on the rig: the
@@ -67,9 +68,15 @@ package struct CandidatePairPathTracker: Sendable {
         paths = []
     }
 
-    /// The path a pair with this local candidate provides.
+    /// The path a pair with this local candidate provides. A direct pair over ICE-TCP (a host
+    /// or reflexive candidate whose `protocol` is `tcp`) is not `udpDirect`: seed 003's three
+    /// paths have no direct TCP, and its TCP path is the one it calls `tcpRelay` (in a routed
+    /// call the router relays the media whatever the leg).
     static func classify(localCandidate: StatsEntry?) -> ConnectionPaths {
-        guard let local = localCandidate, local.string("candidateType") == "relay" else { return .udpDirect }
+        guard let local = localCandidate else { return .udpDirect }
+        guard local.string("candidateType") == "relay" else {
+            return local.string("protocol")?.lowercased() == "tcp" ? .tcpRelay : .udpDirect
+        }
         switch local.string("relayProtocol")?.lowercased() {
         case "tcp", "tls": return .tcpRelay
         default: return .udpRelay
