@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "VideoFramesReference", dependencies: ["VideoFrames"]),
         .target(name: "Calls", dependencies: ["CallScopeCore", "Observability", "RTCStats", "Connectivity"]),
         .target(name: "CallsJanus", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats"]),
-        .target(name: "CallsChromium", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats"]),
+        .target(name: "CallsChromium", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats", "VideoFrames", "Connectivity"]),
         // Apple's (Google's) WebRTC.framework, all behind `#if canImport(WebRTC)`: empty on Linux.
         .target(name: "CallsWebRTC", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats"]),
         .target(name: "CallScopeTesting", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats"]),
