@@ -32,12 +32,12 @@ let package = Package(
         .target(name: "VideoFrames", dependencies: ["CVideoFramesAVX2"]),
         // libyuv loaded at run time, for the tests and `callscope frames bench`: not a product.
         .target(name: "VideoFramesReference", dependencies: ["VideoFrames"]),
-        .target(name: "Calls", dependencies: ["CallScopeCore", "Observability", "RTCStats", "Connectivity"]),
+        .target(name: "Calls", dependencies: ["CallScopeCore", "Observability", "RTCStats", "Connectivity", "VideoFrames"]),
         .target(name: "CallsJanus", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats"]),
         .target(name: "CallsChromium", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats", "VideoFrames", "Connectivity"]),
         // Apple's (Google's) WebRTC.framework, all behind `#if canImport(WebRTC)`: empty on Linux.
         .target(name: "CallsWebRTC", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats"]),
-        .target(name: "CallScopeTesting", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats"]),
+        .target(name: "CallScopeTesting", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats", "VideoFrames"]),
         .target(name: "CallScopeReplay", dependencies: ["Observability", "RTCStats"]),
         // Discoverability: the portable part (crypto, STUN codec, state machine; no I/O, no clock)
         // and the platform part (POSIX sockets, the clock) that runs the probes.
@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "CallScopeExportTests", dependencies: ["CallScopeExport", "Observability", "RTCStats"]),
         .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "VideoFramesReference", "RTCStats", "CallScopeTestSupport"]),
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "ConnectivityProbe", "CallScopeTestSupport"]),
-        .testTarget(name: "CallsTests", dependencies: ["CallScopeCore", "Calls", "CallsJanus", "CallScopeTesting", "Observability", "RTCStats", "Connectivity"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CallsTests", dependencies: ["CallScopeCore", "Calls", "CallsJanus", "CallScopeTesting", "Observability", "RTCStats", "Connectivity", "VideoFrames"], resources: [.copy("Fixtures")]),
         .testTarget(name: "CallsRealTests", dependencies: ["CallScopeCore", "Calls", "CallScopeTesting", "CallsJanus", "CallsChromium", "Observability", "RTCStats", "Connectivity", "ConnectivityProbe"]),
     ]
 )

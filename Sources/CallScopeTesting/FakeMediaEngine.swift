@@ -5,7 +5,8 @@ import RTCStats
 
 /// A ``MediaEngine`` for unit tests: records every call as a line (`"setRemote pc-1 offer"`),
 /// answers with numbered descriptions, serves the stats a test put there, and emits the events a
-/// test hands to ``emit(_:)``.
+/// test hands to ``emit(_:)``; a connection's video frames are the ones a test hands to
+/// ``deliverVideoFrame(_:)``.
 public final class FakeMediaEngine: MediaEngine, Sendable {
     private struct State {
         var calls: [String] = []
@@ -14,6 +15,7 @@ public final class FakeMediaEngine: MediaEngine, Sendable {
         var reports: [PeerConnectionID: StatsReport] = [:]
         var open: Set<PeerConnectionID> = []
         var failures: [String: MediaEngineError] = [:]
+        var videoFrameSinks: [PeerConnectionID: VideoFrameSink] = [:]
     }
 
     /// Every event a test emitted, in order.
@@ -72,7 +74,10 @@ public final class FakeMediaEngine: MediaEngine, Sendable {
 
     /// Records `close`.
     public func closePeerConnection(_ id: PeerConnectionID) async throws {
-        _ = state.withLock { $0.open.remove(id) }
+        state.withLock { state in
+            state.open.remove(id)
+            state.videoFrameSinks[id] = nil
+        }
         try record("close \(id)")
     }
 
@@ -121,6 +126,25 @@ public final class FakeMediaEngine: MediaEngine, Sendable {
     /// Records `setTracksEnabled`.
     public func setTracksEnabled(_ kind: MediaKind, _ enabled: Bool, on id: PeerConnectionID) async throws {
         try record("setTracksEnabled \(id) \(kind.rawValue) \(enabled)")
+    }
+
+    /// Records `setVideoFrameSink pc-N on` (or `off` for `nil`) and keeps the sink for
+    /// ``deliverVideoFrame(_:)``.
+    public func setVideoFrameSink(_ sink: VideoFrameSink?, on id: PeerConnectionID) async throws {
+        try record("setVideoFrameSink \(id) \(sink == nil ? "off" : "on")")
+        state.withLock { $0.videoFrameSinks[id] = sink }
+    }
+
+    /// The connections that have a video frame sink now.
+    public var videoFrameSinks: Set<PeerConnectionID> { state.withLock { Set($0.videoFrameSinks.keys) } }
+
+    /// Hands `frame` to the sink of its peer connection, synchronously on the caller's thread
+    /// (as an engine thread would); returns whether a sink took it.
+    @discardableResult
+    public func deliverVideoFrame(_ frame: EngineVideoFrame) -> Bool {
+        guard let sink = state.withLock({ $0.videoFrameSinks[frame.peerConnection] }) else { return false }
+        sink(frame)
+        return true
     }
 
     /// Records `stats`, returns the report set for `id` (empty when none).

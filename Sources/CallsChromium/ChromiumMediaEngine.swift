@@ -182,6 +182,12 @@ public actor ChromiumMediaEngine: MediaEngine {
         _ = try await run("setTracksEnabled", [.string(id.rawValue), .string(kind.rawValue), .bool(enabled)])
     }
 
+    /// Not yet: this engine does not deliver video frames.
+    /// - Throws: ``MediaEngineError`` `unsupported`.
+    public func setVideoFrameSink(_ sink: VideoFrameSink?, on id: PeerConnectionID) async throws {
+        throw MediaEngineError(.unsupported, "video frames not yet delivered by this engine (ChromiumMediaEngine)")
+    }
+
     /// `getStats()`, read with RTCStats' JSON reader.
     public func stats(of id: PeerConnectionID) async throws -> StatsReport {
         let result = try await run("stats", [.string(id.rawValue)])

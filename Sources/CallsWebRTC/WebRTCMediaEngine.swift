@@ -244,6 +244,12 @@ public final class WebRTCMediaEngine: MediaEngine, @unchecked Sendable {
         for track in tracks where track.kind == kind.rawValue { track.isEnabled = enabled }
     }
 
+    /// Not yet: this engine does not deliver video frames.
+    /// - Throws: ``MediaEngineError`` `unsupported`.
+    public func setVideoFrameSink(_ sink: VideoFrameSink?, on id: PeerConnectionID) async throws {
+        throw MediaEngineError(.unsupported, "video frames not yet delivered by this engine (WebRTCMediaEngine)")
+    }
+
     /// `statistics(completionHandler:)`, converted by ``StatsReport/init(appleStatistics:)``.
     public func stats(of id: PeerConnectionID) async throws -> StatsReport {
         let peer = try connection(id).peer

@@ -94,6 +94,10 @@ final class TracedMediaEngine: MediaEngine {
         try await engine.setTracksEnabled(kind, enabled, on: id)
     }
 
+    func setVideoFrameSink(_ sink: VideoFrameSink?, on id: PeerConnectionID) async throws {
+        try await engine.setVideoFrameSink(sink, on: id)
+    }
+
     func stats(of id: PeerConnectionID) async throws -> StatsReport {
         let report = try await engine.stats(of: id)
         let pair = report.selectedCandidatePair

@@ -65,6 +65,14 @@ public protocol MediaEngine: Sendable {
     func sendData(_ text: String, label: String, on id: PeerConnectionID) async throws
     /// Enables or disables the local (sent) or remote (received) tracks of one kind.
     func setTracksEnabled(_ kind: MediaKind, _ enabled: Bool, on id: PeerConnectionID) async throws
+    /// Delivers every decoded frame of the connection's remote video (for a publisher's
+    /// connection: its local preview) to `sink`, on an engine thread, until replaced or `nil`;
+    /// the sink must return quickly. A frame the engine cannot make a valid ``VideoFrame`` of
+    /// (truncated plane, zero stride, ...) is not delivered but reported as
+    /// ``MediaEngineEvent/videoFrameRejected(_:source:reason:)``.
+    /// - Throws: ``MediaEngineError`` `unsupported` when the engine cannot deliver frames,
+    ///   `unknownPeerConnection`.
+    func setVideoFrameSink(_ sink: VideoFrameSink?, on id: PeerConnectionID) async throws
     /// The peer connection's `getStats()` report.
     func stats(of id: PeerConnectionID) async throws -> StatsReport
     /// Closes every peer connection and releases the engine; ``events`` then finishes.

@@ -14,6 +14,8 @@ public struct MediaEngineError: Error, Hashable, Sendable, CustomStringConvertib
         public static let rejected = Code(rawValue: "rejected")
         /// The engine's process or page is gone, or answered something unreadable.
         public static let engineUnavailable = Code(rawValue: "engineUnavailable")
+        /// The engine cannot do this at all (e.g. deliver video frames); the message says what.
+        public static let unsupported = Code(rawValue: "unsupported")
         /// The engine has been shut down.
         public static let shutDown = Code(rawValue: "shutDown")
     }

@@ -16,6 +16,10 @@ public enum MediaEngineEvent: Sendable, Hashable {
     case dataChannelOpen(PeerConnectionID, label: String)
     /// A text message arrived on a data channel.
     case dataChannelMessage(PeerConnectionID, label: String, text: String)
+    /// A decoded frame of the connection could not be made a valid frame (a truncated plane,
+    /// a zero stride, ...) and was not delivered to the ``VideoFrameSink``; the reason says
+    /// why. Counted as a drop by the subscriber or publisher, never fatal.
+    case videoFrameRejected(PeerConnectionID, source: VideoTrackSource, reason: String)
     /// The engine could not read or understand something the peer connection reported; the
     /// payload says what. Counted, never fatal.
     case dropped(reason: String)
@@ -25,7 +29,7 @@ public enum MediaEngineEvent: Sendable, Hashable {
         switch self {
         case .candidate(let id, _), .iceConnectionState(let id, _), .connectionState(let id, _),
              .signalingState(let id, _), .track(let id, _, _), .dataChannelOpen(let id, _),
-             .dataChannelMessage(let id, _, _):
+             .dataChannelMessage(let id, _, _), .videoFrameRejected(let id, _, _):
             return id
         case .dropped:
             return nil
