@@ -154,7 +154,7 @@ enum EnginePage {
           frames.setSink(id, entry(id), sinkId, url);
           return null;
         },
-        frameChannelStats() { return frames.stats; },
+        frameChannelStats() { return frames.stats(); },
         drain() { return null; },
       };
       window.callscopeEngine = {
