@@ -34,7 +34,8 @@ swift test -Xswiftc -warnings-as-errors
 CALLSCOPE_FRAMES_KERNEL=swift swift test --skip-build --filter VectorKernelSelectionTests
 # The Calls modules on real components (CallsRealTests): Janus on loopback, headless Chromium
 # through chromedriver, `callscope call --record` replayed to the same callbacks, the call options
-# and SIGTERM. One test at a time (2 cores); the timeout turns a hang into a failure. ~72 s.
+# and SIGTERM, and decoded frames out of Chromium at 960x540@30 (RealFrameChannelTests, ~21 s of
+# the total, measured). One test at a time (2 cores); the timeout turns a hang into a failure. ~93 s.
 CALLSCOPE_REAL=1 timeout 300 swift test -Xswiftc -warnings-as-errors --no-parallel --filter CallsRealTests
 # The main job (README's first command) on the shipped recording, and a frame conversion of a
 # shipped clip whose output size is checked.
