@@ -167,3 +167,15 @@ import VideoFrames
         #expect(collector.rejections.withLock { $0.map(\.reason) } == ["frame channel connection dropped: a client frame without a mask"])
     }
 }
+
+extension FrameChannelTests {
+    /// `callscope bench`'s frame-channel measurement runs and counts every frame (its times
+    /// are printed, never asserted; release numbers are in docs/video-chromium.md).
+    @Test func theBenchmarkDeliversEveryFrame() throws {
+        let result = try FrameChannelBenchmark.run(frames: 20)
+        #expect(result.frames == 20 && result.planeBytes == 960 * 540 * 3 / 2)
+        #expect(result.serverCPUMicroseconds > 0)
+        print(String(format: "frame channel, debug build: server CPU %.0f µs/frame, wall %.0f µs/frame, copy %.0f µs",
+                     result.serverCPUMicroseconds, result.wallMicroseconds, result.memcpyMicroseconds))
+    }
+}
