@@ -118,8 +118,9 @@ public actor ChromiumMediaEngine: MediaEngine {
         return id
     }
 
-    /// Closes a peer connection and stops its capture tracks.
+    /// Closes a peer connection, stops its capture tracks and its frame sink.
     public func closePeerConnection(_ id: PeerConnectionID) async throws {
+        frameSinks.set(nil, for: id)
         _ = try await run("close", [.string(id.rawValue)])
     }
 

@@ -28,6 +28,10 @@ final class FrameSinkRegistry: Sendable {
 
     /// Sets or clears the connection's sink.
     func set(_ sink: VideoFrameSink?, for id: PeerConnectionID) {
+        guard let sink else {
+            state.withLock { state in state.numbers[id].map { state.sinks[$0] = nil } }
+            return
+        }
         let number = number(of: id)
         state.withLock { $0.sinks[number] = sink }
     }
