@@ -20,7 +20,7 @@ extension BenchCommand {
     }
 
     static func text(_ result: FrameChannelBenchmark.Result) -> String {
-        String(format: "frame channel (Chromium → Swift), 960x540 I420, %d frames: server CPU %.0f µs/frame, wall %.0f µs/frame, one copy of the planes %.0f µs (CPU/copy %.1f)",
+        String(format: "frame channel (Chromium → Swift), 960x540 I420, %d frames: server CPU %.0f µs/frame, wall %.0f µs/frame, a copy of the planes into new memory %.0f µs (CPU/copy %.1f)",
                result.frames, result.serverCPUMicroseconds, result.wallMicroseconds, result.memcpyMicroseconds,
                result.serverCPUMicroseconds / max(result.memcpyMicroseconds, 0.001))
     }
