@@ -61,7 +61,7 @@ let package = Package(
             name: "ObservabilityTests",
             dependencies: ["CallScopeCore", "Observability", "RTCStats", "CallScopeReplay", "CallScopeTestSupport"]
         ),
-        .testTarget(name: "CommandLineTests", dependencies: ["callscope", "CallScopeCore", "Observability", "RTCStats", "CallScopeTestSupport"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["callscope", "CallScopeCore", "Observability", "RTCStats", "CallScopeTestSupport", "Calls", "CallScopeTesting", "VideoFrames"]),
         .testTarget(name: "CallScopeExportTests", dependencies: ["CallScopeExport", "Observability", "RTCStats"]),
         .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "VideoFramesReference", "RTCStats", "CallScopeTestSupport"]),
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "ConnectivityProbe", "CallScopeTestSupport"]),

@@ -21,7 +21,7 @@ struct CallCommand: Command {
                    [--metrics-port N [--metrics-host ADDR]] [--push URL] [--otlp URL]
                    [--width W --height H --fps N --bitrates q,h,f --camera-file FILE]
                    [--preferred-resolution WxH] [--preferred-frame-rate F] [--no-audio-fallback]
-                   [--publisher-no-audio-fallback]
+                   [--publisher-no-audio-fallback] [--save-video DIR]
 
     Joins a Janus VideoRoom (default room 1234) as a live client, with a headless Chromium
     (started through chromedriver; Debian paths by default) as the media engine, and prints what
@@ -46,6 +46,7 @@ struct CallCommand: Command {
     (times from the call's start); --format ndjson prints one JSON line per callback and event.
     \(CallMediaOptions.help)
     \(CallLiveMetricsOptions.help)
+    \(CallVideoSaver.help)
     The subscribers' layer policy prints (and records) subscriber.layerChanged {substream,
     temporal, limit}, subscriber.videoDisableWarning / videoDisableWarningLifted and
     subscriber.videoDisabled / videoEnabled {reason}. --preferred-resolution and
@@ -74,6 +75,7 @@ struct CallCommand: Command {
     var preferredFrameRate: Double?
     var subscriberAudioFallback = true
     var publisherAudioFallback = true
+    var saveVideo: String?
 
     init(arguments: [String]) throws {
         var remaining = arguments[...]
@@ -122,6 +124,7 @@ struct CallCommand: Command {
                 preferredFrameRate = parsed
             case "--no-audio-fallback": subscriberAudioFallback = false
             case "--publisher-no-audio-fallback": publisherAudioFallback = false
+            case "--save-video": saveVideo = try value(argument)
             default: throw UsageError("unknown option '\(argument)' for call")
             }
         }
@@ -152,7 +155,14 @@ struct CallCommand: Command {
         let metrics = liveMetrics.isEmpty ? nil : try CallLiveMetrics(liveMetrics, call: display)
         if let port = metrics?.port { CallLiveMetrics.standardErrorLine("metrics at http://\(liveMetrics.host):\(port)/metrics") }
         let out = CallEventPrinter(format: format, recorder: recorder, metrics: metrics)
+        let saver = try saveVideo.map { try CallVideoSaver(directory: $0, frameRate: media.localMedia.frameRate) }
         let engine = try await ChromiumMediaEngine.launch(chromium)
+        if saver != nil {
+            do { try await CallVideoSaver.checkFrames(from: engine) } catch {
+                await engine.shutdown()
+                throw error
+            }
+        }
         let session = CallSession(signaling: JanusSignaling(url: janus, room: room), engine: engine,
                                   clock: ContinuousClock(), wallClock: Date.init, discoverability: discoverability)
         let exports = metrics?.exportPeriodically(every: session.configuration.statsInterval) ?? []
@@ -171,6 +181,7 @@ struct CallCommand: Command {
                 subscriber.preferredFrameRate = frameRate
                 subscriber.audioFallbackEnabled = fallback
                 out.follow(subscriber)
+                saver?.save(subscriber)
                 do {
                     try await session.subscribe(subscriber)
                 } catch {
@@ -184,6 +195,7 @@ struct CallCommand: Command {
                 let publisher = CallPublisher(settings: CallPublisherSettings(name: display, media: media.localMedia, senderStatsTrack: true,
                                                                               audioFallbackEnabled: publisherAudioFallback))
                 out.follow(publisher)
+                saver?.save(publisher)
                 try await session.publish(publisher)
                 if let stream = publisher.stream { recorder?.noteStream(stream, own: true); out.line(callback: TimelineEventName.publisherStreamCreated, peer: "publisher", stream: stream.streamId, data: CallEventPrinter.json(stream)) }
             }
@@ -196,12 +208,14 @@ struct CallCommand: Command {
             }
             for task in exports { task.cancel() }
             try? await metrics?.finish()
+            _ = try? saver?.finish()
             throw error
         }
         await session.disconnect()
         for task in followers { task.cancel() }
         await engine.shutdown()
         await out.finish()
+        for line in try saver?.finish() ?? [] { FileHandle.standardError.write(Data("saved video: \(line)\n".utf8)) }
         let recording = try recorder?.finish(browser: engine.browserVersion.map { "Chromium " + $0 }, sfu: await JanusInfo.version(at: janus),
                                              intervalMilliseconds: Double(session.configuration.statsInterval.components.seconds) * 1000
                                                  + Double(session.configuration.statsInterval.components.attoseconds) / 1e15)

@@ -13,11 +13,14 @@ final class PublicationController {
     private(set) var peerConnection: PeerConnectionID
     /// The video track's enabled state last set on the engine.
     private var videoEnabled = true
+    /// The engine's local preview of the publishing peer connection, to the publisher's video output.
+    private let video: VideoSinkBinding
 
     init(publisher: CallPublisher, peerConnection: PeerConnectionID, settings: MediaConnectionMachine.Settings) {
         self.publisher = publisher
         self.peerConnection = peerConnection
         connection = MediaConnectionController(settings: settings)
+        video = VideoSinkBinding(output: publisher.videoOutput)
         connection.role = self
     }
 
@@ -32,6 +35,25 @@ final class PublicationController {
 
     var isOpen: Bool { !connection.isClosed }
 
+    /// The engine's sink on the publishing peer connection exactly while the publisher's video
+    /// output is wanted; its renderer and streams coming and going are watched from the first
+    /// call on.
+    func updateVideoSink(in session: isolated CallSession) async {
+        guard isOpen else { return }
+        if !video.isWatching {
+            let publisher = publisher
+            video.watch(in: session) { session in
+                guard let publication = session.publication, publication.publisher === publisher else { return }
+                await publication.updateVideoSink(in: session)
+            }
+        }
+        do {
+            try await video.update(peerConnection: peerConnection, in: session)
+        } catch {
+            publisher.deliver([.didFail(CallError.wrapping(error, "video frames"))])
+        }
+    }
+
     // MARK: - Publishing
 
     /// Captures, offers (simulcast layers from the settings), takes the router's answer on the
@@ -40,6 +62,7 @@ final class PublicationController {
         await connection.feed(.peerConnectionStarted(peerConnection, handle), in: session)
         let pc = peerConnection
         publish(on: pc, replacing: nil, in: session)
+        await updateVideoSink(in: session)
         let offer = try await prepareOffer(on: pc, in: session)
         let answer = try await session.signaling.publish(offer: offer)
         // Published: the stream exists before the connection can report anything about it.
@@ -84,6 +107,7 @@ final class PublicationController {
     func close(_ ending: Ending, in session: isolated CallSession) async {
         guard isOpen else { return }
         connection.close()
+        video.stop()
         publisher.statsMonitor.setFreshReportSource(nil)
         session.publicationEnded(self)
         session.trickle.forget(peerConnection)
@@ -97,7 +121,11 @@ final class PublicationController {
 
     /// An engine event of the publishing peer connection.
     func receive(_ event: MediaEngineEvent, in session: isolated CallSession) async {
-        if case .iceConnectionState(let pc, let state) = event { await connection.feed(.iceState(pc, state), in: session) }
+        switch event {
+        case .iceConnectionState(let pc, let state): await connection.feed(.iceState(pc, state), in: session)
+        case .videoFrameRejected(_, _, let reason): publisher.videoOutput.rejectFrame(reason: reason)
+        default: break
+        }
     }
 
     /// A router event on the participant handle.
@@ -195,6 +223,7 @@ extension PublicationController: MediaConnectionRole {
             made = pc
             session.trickle.expect(pc)
             publish(on: pc, replacing: old, in: session)
+            await updateVideoSink(in: session)
             let offer = try await prepareOffer(on: pc, in: session)
             let result = try await session.signaling.republish(offer: offer, display: own.data, participantID: FeedID(own.connectionId))
             guard isOpen, peerConnection == pc else {

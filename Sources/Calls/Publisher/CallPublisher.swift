@@ -42,6 +42,9 @@ public final class CallPublisher: Sendable {
     private let fanOut = EventFanOut<CallPublisherEvent>()
     private let storedDelegate: Locked<WeakPublisherDelegate>
     private let videoSwitch = Locked(true)
+    /// Where its local preview goes (``videoRenderer``, ``videoFrames``), with the counts of
+    /// what was delivered and dropped.
+    public let videoOutput = VideoFrameOutput(label: "publisher")
 
     /// Creates a publisher.
     public init(settings: CallPublisherSettings = .init(), delegate: (any CallPublisherDelegate)? = nil) {

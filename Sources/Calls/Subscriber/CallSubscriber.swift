@@ -85,6 +85,9 @@ public final class CallSubscriber: Sendable {
     let storedReceiveLimit = Locked(SubscriberReceiveLimit.none)
     /// ``subscribeToAudio``.
     let storedAudioWanted = Locked(true)
+    /// Where its decoded frames go (``videoRenderer``, ``videoFrames``), with the counts of what
+    /// was delivered and dropped.
+    public let videoOutput: VideoFrameOutput
 
     /// Creates a subscriber for `stream`.
     public init(stream: CallStream, delegate: (any CallSubscriberDelegate)? = nil) {
@@ -94,6 +97,7 @@ public final class CallSubscriber: Sendable {
         // the sender stats it reads are that publisher's.
         statsMonitor = SubscriberStatsMonitor(stream: StreamID(stream.streamId), publisher: PublisherID(stream.connection.connectionId))
         storedDelegate = Locked(WeakSubscriberDelegate(delegate))
+        videoOutput = VideoFrameOutput(label: "subscriber.\(stream.streamId)")
     }
 
     /// The lifecycle delegate (held weakly).

@@ -16,6 +16,8 @@ final class SubscriptionController {
     private var qualityWatcher: Task<Void, Never>?
     /// The audio media section and whether the router was last asked to forward it.
     var audio = AudioSection()
+    /// The engine's frames of our peer connection, to the subscriber's video output.
+    let video: VideoSinkBinding
 
     /// The subscription's audio media section.
     struct AudioSection {
@@ -27,6 +29,7 @@ final class SubscriptionController {
     init(subscriber: CallSubscriber, settings: MediaConnectionMachine.Settings) {
         self.subscriber = subscriber
         connection = MediaConnectionController(settings: settings)
+        video = VideoSinkBinding(output: subscriber.videoOutput)
         connection.role = self
     }
 
@@ -49,6 +52,8 @@ final class SubscriptionController {
         adaptation.restart(videoMid: SubscriberAdaptation.videoMid(in: offer.offer))
         audio = AudioSection(mid: SubscriberAdaptation.mid(of: "audio", in: offer.offer))
         await connection.feed(.peerConnectionStarted(pc, offer.handle), in: session)
+        // Before the answer, so that the first decoded frame already has a sink.
+        await updateVideoSink(in: session)
         try await answer(offer.offer, pc: pc, handle: offer.handle, in: session)
     }
 
@@ -81,6 +86,26 @@ final class SubscriptionController {
 
     private func isCurrent(_ pc: PeerConnectionID) -> Bool { isOpen && connection.peerConnection == pc }
 
+    // MARK: - Video frames
+
+    /// The engine's sink on our peer connection exactly while the subscriber's video output is
+    /// wanted; the output's renderer and streams coming and going are watched from the first
+    /// call on.
+    func updateVideoSink(in session: isolated CallSession) async {
+        guard isOpen else { return }
+        if !video.isWatching {
+            let subscriber = subscriber
+            video.watch(in: session) { session in
+                await session.subscriptions.first { $0.subscriber === subscriber }?.updateVideoSink(in: session)
+            }
+        }
+        do {
+            try await video.update(peerConnection: connection.peerConnection, in: session)
+        } catch {
+            subscriber.deliver([.didFail(CallError.wrapping(error, "video frames"))])
+        }
+    }
+
     // MARK: - Inputs
 
     /// An engine event of our peer connection.
@@ -90,6 +115,8 @@ final class SubscriptionController {
             await connection.feed(.iceState(pc, state), in: session)
         case .dataChannelMessage(let pc, let label, let text):
             receiveSenderStats(text, label: label, on: pc, in: session)
+        case .videoFrameRejected(_, _, let reason):
+            subscriber.videoOutput.rejectFrame(reason: reason)
         default:
             break
         }
@@ -189,6 +216,7 @@ final class SubscriptionController {
     /// Takes no more input, closes `pc` and `handle`, and is forgotten.
     private func end(closing pc: PeerConnectionID?, handle: RouterHandleID?, in session: isolated CallSession) async {
         connection.close()
+        video.stop()
         subscriber.statsMonitor.setFreshReportSource(nil)
         await closeMedia(pc, handle: handle, in: session)
         qualityWatcher?.cancel()
