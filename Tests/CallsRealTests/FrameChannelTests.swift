@@ -1,4 +1,7 @@
 import CallScopeCore
+import Calls
+import Observability
+import RTCStats
 @testable import CallsChromium
 import Foundation
 import Testing
@@ -177,5 +180,15 @@ extension FrameChannelTests {
         #expect(result.serverCPUMicroseconds > 0)
         print(String(format: "frame channel, debug build: server CPU %.0f µs/frame, wall %.0f µs/frame, copy %.0f µs",
                      result.serverCPUMicroseconds, result.wallMicroseconds, result.memcpyMicroseconds))
+    }
+}
+
+extension FrameChannelTests {
+    /// The page's rejection event becomes `videoFrameRejected` with its connection and source.
+    @Test func aPageRejectionBecomesAnEvent() throws {
+        let event = try JSONParser.parse(Array(#"{"kind":"videoFrameRejected","pc":"pc-2","source":"localPreview","reason":"pixel format RGBA is not I420 or NV12"}"#.utf8))
+        #expect(MediaEngineEvent(page: event) == .videoFrameRejected(PeerConnectionID("pc-2"), source: .localPreview, reason: "pixel format RGBA is not I420 or NV12"))
+        let unknownSource = try JSONParser.parse(Array(#"{"kind":"videoFrameRejected","pc":"pc-2","source":"screen","reason":"x"}"#.utf8))
+        #expect(MediaEngineEvent(page: unknownSource) == nil)
     }
 }
