@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "VideoFramesReference", dependencies: ["VideoFrames"]),
         .target(name: "Calls", dependencies: ["CallScopeCore", "Observability", "RTCStats", "Connectivity", "VideoFrames"]),
         .target(name: "CallsJanus", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats"]),
-        .target(name: "CallsChromium", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats"]),
+        .target(name: "CallsChromium", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats", "VideoFrames", "Connectivity"]),
         .target(name: "CallScopeTesting", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats", "VideoFrames"]),
         .target(name: "CallScopeReplay", dependencies: ["Observability", "RTCStats"]),
         // Discoverability: the portable part (crypto, STUN codec, state machine; no I/O, no clock)
@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "VideoFramesReference", "RTCStats", "CallScopeTestSupport"]),
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "ConnectivityProbe", "CallScopeTestSupport"]),
         .testTarget(name: "CallsTests", dependencies: ["CallScopeCore", "Calls", "CallsJanus", "CallScopeTesting", "Observability", "RTCStats", "Connectivity", "VideoFrames"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "CallsRealTests", dependencies: ["CallScopeCore", "Calls", "CallScopeTesting", "CallsJanus", "CallsChromium", "Observability", "RTCStats", "Connectivity", "ConnectivityProbe"]),
+        .testTarget(name: "CallsRealTests", dependencies: ["CallScopeCore", "Calls", "CallScopeTesting", "CallsJanus", "CallsChromium", "Observability", "RTCStats", "Connectivity", "ConnectivityProbe", "VideoFrames"]),
     ]
 )
 

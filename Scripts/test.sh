@@ -34,9 +34,9 @@ swift test -Xswiftc -warnings-as-errors
 CALLSCOPE_FRAMES_KERNEL=swift swift test --skip-build --filter VectorKernelSelectionTests
 # The Calls modules on real components (CallsRealTests): Janus on loopback, headless Chromium
 # through chromedriver, `callscope call --record` replayed to the same callbacks, the call options
-# and SIGTERM, and the seeds' participants, stream properties, paths and hang-up (RealSeedRowsTests,
-# 10.7 s). One test at a time (2 cores); the timeout turns a hang into a failure. 117 s measured
-# (2026-12-02, with the machine shared).
+# and SIGTERM, the seeds' participants, stream properties, paths and hang-up (RealSeedRowsTests,
+# 10.7 s), and decoded frames out of Chromium at 960x540@30 (RealFrameChannelTests, ~21 s). One
+# test at a time (2 cores); the timeout turns a hang into a failure. ~140 s (2026-12-02, machine shared).
 CALLSCOPE_REAL=1 timeout 300 swift test -Xswiftc -warnings-as-errors --no-parallel --filter CallsRealTests
 # The main job (README's first command) on the shipped recording, and a frame conversion of a
 # shipped clip whose output size is checked.

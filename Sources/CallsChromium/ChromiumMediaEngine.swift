@@ -18,7 +18,7 @@ public actor ChromiumMediaEngine: MediaEngine {
     /// Events the page dropped because its queue was full, plus events we could not read.
     public private(set) var droppedEvents = 0
 
-    private let continuation: AsyncStream<MediaEngineEvent>.Continuation
+    let continuation: AsyncStream<MediaEngineEvent>.Continuation
     private let driver: WebDriverClient
     private let process: ChildProcess
     private let session: String
@@ -30,6 +30,9 @@ public actor ChromiumMediaEngine: MediaEngine {
     private var pollTask: Task<Void, Never>?
     private var isShutDown = false
     private var pageDropped = 0
+    /// The connections' frame sinks, and the channel their frames come over (from the first sink).
+    let frameSinks = FrameSinkRegistry()
+    var frameChannel: FrameChannelServer?
 
     /// Starts chromedriver and Chromium and loads the engine page.
     public static func launch(_ options: ChromiumOptions = .init()) async throws(MediaEngineError) -> ChromiumMediaEngine {
@@ -115,8 +118,9 @@ public actor ChromiumMediaEngine: MediaEngine {
         return id
     }
 
-    /// Closes a peer connection and stops its capture tracks.
+    /// Closes a peer connection, stops its capture tracks and its frame sink.
     public func closePeerConnection(_ id: PeerConnectionID) async throws {
+        frameSinks.set(nil, for: id)
         _ = try await run("close", [.string(id.rawValue)])
     }
 
@@ -182,12 +186,6 @@ public actor ChromiumMediaEngine: MediaEngine {
         _ = try await run("setTracksEnabled", [.string(id.rawValue), .string(kind.rawValue), .bool(enabled)])
     }
 
-    /// Not yet: this engine does not deliver video frames.
-    /// - Throws: ``MediaEngineError`` `unsupported`.
-    public func setVideoFrameSink(_ sink: VideoFrameSink?, on id: PeerConnectionID) async throws {
-        throw MediaEngineError(.unsupported, "video frames not yet delivered by this engine (ChromiumMediaEngine)")
-    }
-
     /// `getStats()`, read with RTCStats' JSON reader.
     public func stats(of id: PeerConnectionID) async throws -> StatsReport {
         let result = try await run("stats", [.string(id.rawValue)])
@@ -206,6 +204,7 @@ public actor ChromiumMediaEngine: MediaEngine {
         guard !isShutDown else { return }
         isShutDown = true
         pollTask?.cancel()
+        frameChannel?.stop()
         await driver.deleteSession(session)
         await process.stop()
         continuation.finish()

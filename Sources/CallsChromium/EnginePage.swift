@@ -8,6 +8,8 @@ enum EnginePage {
     <!doctype html>
     <html><head><meta charset="utf-8"><title>CallScope media engine</title></head>
     <body><script>
+    \(framePumpScript)
+    </script><script>
     \(script)
     </script></body></html>
     """
@@ -23,6 +25,7 @@ enum EnginePage {
         if (queue.length >= MAX_QUEUED) { queue.shift(); droppedEvents++; }
         queue.push(event);
       }
+      const frames = window.callscopeFramePump(emit);
       function entry(id) {
         const e = pcs.get(id);
         if (!e) throw new Error('unknown peer connection ' + id);
@@ -42,7 +45,7 @@ enum EnginePage {
             ? [{ urls: config.iceServers, username: config.username || undefined, credential: config.credential || undefined }] : [];
           const pc = new RTCPeerConnection({ iceServers: servers, iceTransportPolicy: config.iceTransportPolicy || 'all',
                                             bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require' });
-          const e = { pc, channels: new Map(), media: [], sinks: [] };
+          const e = { pc, channels: new Map(), media: [], sinks: [], remoteTracks: [], pumps: [], frameSink: null };
           pcs.set(id, e);
           pc.onicecandidate = ev => emit({ kind: 'candidate', pc: id, candidate: ev.candidate
             ? { candidate: ev.candidate.candidate, sdpMid: ev.candidate.sdpMid, sdpMLineIndex: ev.candidate.sdpMLineIndex } : null });
@@ -59,6 +62,10 @@ enum EnginePage {
             document.body.appendChild(sink);
             sink.play().catch(() => {});
             e.sinks.push(sink);
+            if (ev.track.kind === 'video') {
+              e.remoteTracks = e.remoteTracks.filter(t => t.readyState !== 'ended').concat([ev.track]);
+              frames.remoteTrack(id, e, ev.track);
+            }
             emit({ kind: 'track', pc: id, trackKind: ev.track.kind, mid: ev.transceiver ? ev.transceiver.mid : null });
           };
           pc.ondatachannel = ev => wireChannel(id, e, ev.channel);
@@ -69,6 +76,7 @@ enum EnginePage {
           if (!e) return null;
           pcs.delete(id);
           for (const track of e.media) track.stop();
+          frames.closed(e);
           for (const sink of e.sinks) { sink.srcObject = null; sink.remove(); }
           e.pc.close();
           emit({ kind: 'signalingState', pc: id, state: 'closed' });
@@ -81,6 +89,7 @@ enum EnginePage {
             video: s.video ? { width: { exact: s.width }, height: { exact: s.height }, frameRate: { ideal: s.frameRate } } : false,
           });
           e.media.push(...stream.getTracks());
+          for (const track of stream.getVideoTracks()) frames.localTrack(id, e, track);
           for (const track of stream.getAudioTracks()) {
             e.pc.addTransceiver(track, { direction: 'sendonly', streams: [stream],
               sendEncodings: [s.audioMaxBitrate ? { maxBitrate: s.audioMaxBitrate } : {}] });
@@ -141,6 +150,11 @@ enum EnginePage {
           const report = await entry(id).pc.getStats();
           return JSON.stringify([...report.values()]);
         },
+        setFrameSink(id, sinkId, url) {
+          frames.setSink(id, entry(id), sinkId, url);
+          return null;
+        },
+        frameChannelStats() { return frames.stats(); },
         drain() { return null; },
       };
       window.callscopeEngine = {

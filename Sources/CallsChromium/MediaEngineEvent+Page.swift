@@ -39,6 +39,13 @@ extension MediaEngineEvent {
         case "dataChannelOpen":
             guard let label = value["label"]?.string else { return nil }
             self = .dataChannelOpen(pc, label: label)
+        case "videoFrameRejected":
+            guard let reason = value["reason"]?.string else { return nil }
+            switch value["source"]?.string {
+            case "remote": self = .videoFrameRejected(pc, source: .remote, reason: reason)
+            case "localPreview": self = .videoFrameRejected(pc, source: .localPreview, reason: reason)
+            default: return nil
+            }
         case "dataChannelMessage":
             guard let label = value["label"]?.string, let text = value["text"]?.string else { return nil }
             self = .dataChannelMessage(pc, label: label, text: text)

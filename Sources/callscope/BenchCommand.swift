@@ -18,7 +18,8 @@ struct BenchCommand: Command {
     Microseconds per report for parsing and for the engine, on realistic reports of about 20,
     100 and 300 entries and on a recording replay, beside the JSONSerialization floor measured
     in the same run; then what `call --metrics-port/--push/--otlp` costs per 1 s stats interval
-    on that recording's callbacks (ingesting them; a scrape; an OTLP body).
+    on that recording's callbacks (ingesting them; a scrape; an OTLP body); then the Swift end
+    of Chromium's frame channel per 960x540 frame, beside a copy of the planes.
 
       --json        the rows as JSON
       --seconds S   minimum time per measurement (default 0.4)
@@ -67,6 +68,7 @@ struct BenchCommand: Command {
         }
         rows.append(measureReplay(recording: recording, timeline: timeline))
         let live = try measureLiveMetrics(recording: recording)
+        let frameChannel = try measureFrameChannel()
 
         if json {
             var object: [StatsField] = []
@@ -82,6 +84,7 @@ struct BenchCommand: Command {
                 ])))
             }
             object.append(StatsField("live_metrics", Self.jsonValue(live)))
+            object.append(StatsField("frame_channel", Self.jsonValue(frameChannel)))
             object.append(StatsField("machine", .string(Self.machine())))
             print(JSONWriter.string(.object(object)))
         } else {
@@ -91,6 +94,7 @@ struct BenchCommand: Command {
                 print(String(format: "%-8@ %8.1f %8.0f %8.1f %8.1f %18.1f %21.3f %13.3f", row.name, row.entries, row.bytes, row.parse, row.engine, row.floor, (row.parse + row.engine) / row.floor, row.engine / row.parse))
             }
             print(Self.text(live))
+            print(Self.text(frameChannel))
         }
         return .success
     }
