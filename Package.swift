@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "CallsChromium", targets: ["CallsChromium"]),
         .library(name: "CallsWebRTC", targets: ["CallsWebRTC"]),
         .library(name: "CallScopeTesting", targets: ["CallScopeTesting"]),
+        .library(name: "XMPP", targets: ["XMPP"]),
+        .library(name: "XMPPClient", targets: ["XMPPClient"]),
         .executable(name: "callscope", targets: ["callscope"]),
     ],
     targets: [
@@ -44,9 +46,13 @@ let package = Package(
         .target(name: "Connectivity", dependencies: ["CallScopeCore"]),
         .target(name: "ConnectivityProbe", dependencies: ["Connectivity"]),
         .target(name: "CallScopeExport", dependencies: ["CallScopeCore", "Observability"]),
-        .executableTarget(name: "callscope", dependencies: ["CallScopeCore", "RTCStats", "Observability", "CallScopeReplay", "CallScopeExport", "VideoFrames", "VideoFramesReference", "Connectivity", "ConnectivityProbe", "Calls", "CallsJanus", "CallsChromium"]),
+        // XMPP (docs/peer-to-peer.md): the portable protocol core (XML, SASL, stream negotiation,
+        // roster, XEP-0198/0215; no I/O, no clock) and the client with its WebSocket transports.
+        .target(name: "XMPP", dependencies: ["CallScopeCore", "Connectivity"]),
+        .target(name: "XMPPClient", dependencies: ["CallScopeCore", "Connectivity", "ConnectivityProbe", "XMPP"]),
+        .executableTarget(name: "callscope", dependencies: ["CallScopeCore", "RTCStats", "Observability", "CallScopeReplay", "CallScopeExport", "VideoFrames", "VideoFramesReference", "Connectivity", "ConnectivityProbe", "Calls", "CallsJanus", "CallsChromium", "XMPP", "XMPPClient"]),
         // libFuzzer targets for every reader (Scripts/fuzz.sh builds it with -sanitize=fuzzer,address).
-        .executableTarget(name: "CallScopeFuzz", dependencies: ["RTCStats", "Observability", "VideoFrames"]),
+        .executableTarget(name: "CallScopeFuzz", dependencies: ["RTCStats", "Observability", "VideoFrames", "XMPP"]),
         .target(
             name: "CallScopeTestSupport",
             dependencies: ["RTCStats", "Observability"],
@@ -65,6 +71,9 @@ let package = Package(
         .testTarget(name: "CallScopeExportTests", dependencies: ["CallScopeExport", "Observability", "RTCStats"]),
         .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "VideoFramesReference", "RTCStats", "CallScopeTestSupport"]),
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "ConnectivityProbe", "CallScopeTestSupport"]),
+        .testTarget(name: "XMPPTests", dependencies: ["XMPP", "XMPPClient", "Connectivity"]),
+        // The XMPP client on a real Prosody and coturn (CALLSCOPE_REAL=1; Scripts/test.sh).
+        .testTarget(name: "XMPPRealTests", dependencies: ["XMPP", "XMPPClient", "Connectivity", "ConnectivityProbe"]),
         .testTarget(name: "CallsTests", dependencies: ["CallScopeCore", "Calls", "CallsJanus", "CallScopeTesting", "Observability", "RTCStats", "Connectivity"], resources: [.copy("Fixtures")]),
         .testTarget(name: "CallsRealTests", dependencies: ["CallScopeCore", "Calls", "CallScopeTesting", "CallsJanus", "CallsChromium", "Observability", "RTCStats", "Connectivity", "ConnectivityProbe"]),
     ]
