@@ -30,7 +30,7 @@ public struct ExternalService: Hashable, Sendable {
     /// Reads the `<services xmlns='urn:xmpp:extdisco:2'>` payload of an `<iq type=result>`.
     /// Entries without a type or host, or with a port outside 1–65535, are skipped and counted in
     /// `skipped`; a missing `<services>` is a protocol violation.
-    public static func parse(result: XMPPElement) throws(XMPPError) -> (services: [ExternalService], skipped: Int) {
+    package static func parse(result: XMPPElement) throws(XMPPError) -> (services: [ExternalService], skipped: Int) {
         if let condition = result.stanzaErrorCondition { throw XMPPError(.stanzaError, "external services refused: \(condition)") }
         guard let services = result.child("services", namespace: XMPPNamespace.externalServices) else {
             throw XMPPError(.protocolViolation, "external services result without <services xmlns='\(XMPPNamespace.externalServices)'>")
@@ -58,7 +58,7 @@ public struct ExternalService: Hashable, Sendable {
     }
 
     /// The request: `<iq type=get><services xmlns='urn:xmpp:extdisco:2'/></iq>` to the server.
-    public static func request(id: String, server: String) -> XMPPElement {
+    package static func request(id: String, server: String) -> XMPPElement {
         .iq(type: "get", id: id, to: JID(local: "", domain: server), payload: XMPPElement("services", namespace: XMPPNamespace.externalServices))
     }
 }

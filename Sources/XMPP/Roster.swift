@@ -1,16 +1,16 @@
 /// One contact of the roster (RFC 6121 §2).
-public struct RosterItem: Hashable, Sendable {
+package struct RosterItem: Hashable, Sendable {
     /// The contact's bare JID.
-    public var jid: JID
+    package var jid: JID
     /// The name the user gave it, if any.
-    public var name: String?
+    package var name: String?
     /// Who sees whose presence.
-    public var subscription: Subscription
+    package var subscription: Subscription
     /// Whether our subscription request to them is pending (`ask="subscribe"`).
-    public var pendingOut: Bool
+    package var pendingOut: Bool
 
     /// The subscription state of a roster item.
-    public enum Subscription: String, Hashable, Sendable {
+    package enum Subscription: String, Hashable, Sendable {
         /// Neither sees the other's presence.
         case none
         /// We see theirs.
@@ -22,7 +22,7 @@ public struct RosterItem: Hashable, Sendable {
     }
 
     /// Creates an item.
-    public init(jid: JID, name: String? = nil, subscription: Subscription, pendingOut: Bool = false) {
+    package init(jid: JID, name: String? = nil, subscription: Subscription, pendingOut: Bool = false) {
         self.jid = jid
         self.name = name
         self.subscription = subscription

@@ -1,24 +1,24 @@
 /// The roster and the presence of its contacts, as a reducer: each roster result, roster push
 /// and presence stanza goes through ``apply(_:ownJID:)``, which returns the changes of the
 /// friends list (one diff of the state before and after) in order.
-public struct RosterState: Hashable, Sendable {
+package struct RosterState: Hashable, Sendable {
     /// Every roster item, by bare JID.
-    public private(set) var items: [JID: RosterItem] = [:]
+    package private(set) var items: [JID: RosterItem] = [:]
     /// Available resources of each contact (bare JID → resource → `<show/>`).
-    public private(set) var presences: [JID: [String: String?]] = [:]
+    package private(set) var presences: [JID: [String: String?]] = [:]
 
     /// An empty roster.
-    public init() {}
+    package init() {}
 
     /// The friends (mutual subscriptions), sorted by JID.
-    public var friends: [Friend] {
+    package var friends: [Friend] {
         items.values.filter { $0.subscription == .both }.sorted { $0.jid < $1.jid }.map { item in
             Friend(jid: item.jid, name: item.name, availability: availability(of: item.jid))
         }
     }
 
     /// The availability of `jid` (bare) from the presence received.
-    public func availability(of jid: JID) -> FriendAvailability {
+    package func availability(of jid: JID) -> FriendAvailability {
         guard let resources = presences[jid.bare], !resources.isEmpty else { return .offline }
         // The most available show: chat, plain, away, xa, dnd.
         let rank: (String?) -> Int = { show in ["chat": 0, "away": 2, "xa": 3, "dnd": 4][show ?? ""] ?? 1 }
@@ -26,7 +26,7 @@ public struct RosterState: Hashable, Sendable {
     }
 
     /// Forgets every contact's presence (a new session, not resumed: the server sends it again).
-    public mutating func clearPresence() -> [RosterEvent] {
+    package mutating func clearPresence() -> [RosterEvent] {
         let before = friends
         presences.removeAll()
         return Self.diff(before, friends)
@@ -35,7 +35,7 @@ public struct RosterState: Hashable, Sendable {
     /// Applies one stanza: a roster result (`iq type=result` with `jabber:iq:roster`, the whole
     /// roster), a roster push (`iq type=set`, from our own account only: a push from anyone else
     /// is a spoof and throws), or a presence. Other stanzas change nothing.
-    public mutating func apply(_ stanza: XMPPElement, ownJID: JID) throws(XMPPError) -> [RosterEvent] {
+    package mutating func apply(_ stanza: XMPPElement, ownJID: JID) throws(XMPPError) -> [RosterEvent] {
         let before = friends
         var requests: [RosterEvent] = []
         switch stanza.name {

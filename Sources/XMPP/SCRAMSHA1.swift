@@ -4,10 +4,10 @@ import Foundation
 /// The client side of SASL SCRAM-SHA-1 (RFC 5802) without channel binding (GS2 header `n,,`),
 /// as a value: ``clientFirstMessage``, then ``respond(toServerFirst:)`` with the server's
 /// challenge, then ``verify(serverFinal:)``. The hash and HMAC are the package's own (STUN's).
-public struct SCRAMSHA1: Sendable {
+package struct SCRAMSHA1: Sendable {
     /// The most PBKDF2 iterations accepted from a server: a hostile one asking for 2^31 would
     /// otherwise hang the client (Prosody uses 10,000).
-    public static let maximumIterations = 100_000
+    package static let maximumIterations = 100_000
 
     private let username: String
     private let password: String
@@ -15,21 +15,21 @@ public struct SCRAMSHA1: Sendable {
     private var serverSignature: [UInt8]?
     /// The salted password of the last exchange, with the salt and count it was made from
     /// (RFC 5802 §5.1 lets a client keep it; reconnection then skips the PBKDF2 work).
-    public private(set) var saltedPassword: SaltedPassword?
+    package private(set) var saltedPassword: SaltedPassword?
 
     /// PBKDF2's output and its inputs, reusable while the server keeps the same salt.
-    public struct SaltedPassword: Hashable, Sendable {
+    package struct SaltedPassword: Hashable, Sendable {
         /// The salt, decoded.
-        public var salt: [UInt8]
+        package var salt: [UInt8]
         /// The iteration count.
-        public var iterations: Int
+        package var iterations: Int
         /// Hi(password, salt, iterations).
-        public var key: [UInt8]
+        package var key: [UInt8]
     }
 
     /// Starts an exchange for `username` (escaped per RFC 5802 §5.1 here) with a fresh random
     /// `clientNonce` (printable, no comma); `cached` reuses an earlier salted password.
-    public init(username: String, password: String, clientNonce: String, cached: SaltedPassword? = nil) {
+    package init(username: String, password: String, clientNonce: String, cached: SaltedPassword? = nil) {
         self.username = username
         self.password = password
         self.clientNonce = clientNonce
@@ -37,7 +37,7 @@ public struct SCRAMSHA1: Sendable {
     }
 
     /// A random 24-byte nonce, base64.
-    public static func randomNonce() -> String {
+    package static func randomNonce() -> String {
         Data((0..<24).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
     }
 
@@ -47,10 +47,10 @@ public struct SCRAMSHA1: Sendable {
     }
 
     /// `n,,n=USER,r=NONCE`.
-    public var clientFirstMessage: String { "n,," + clientFirstBare }
+    package var clientFirstMessage: String { "n,," + clientFirstBare }
 
     /// The client-final message (with the proof) for the server-first message.
-    public mutating func respond(toServerFirst serverFirst: String) throws(XMPPError) -> String {
+    package mutating func respond(toServerFirst serverFirst: String) throws(XMPPError) -> String {
         var fields: [Character: String] = [:]
         for part in serverFirst.split(separator: ",", omittingEmptySubsequences: false) {
             guard part.count >= 2, part.dropFirst().first == "=", let key = part.first else {
@@ -87,7 +87,7 @@ public struct SCRAMSHA1: Sendable {
     }
 
     /// Checks the server-final message (`v=SIGNATURE`); throws on `e=` or a wrong signature.
-    public func verify(serverFinal: String) throws(XMPPError) {
+    package func verify(serverFinal: String) throws(XMPPError) {
         if serverFinal.hasPrefix("e=") { throw XMPPError(.authenticationFailed, "SCRAM server error: \(serverFinal.dropFirst(2).prefix(200))") }
         guard let expected = serverSignature else { throw XMPPError(.authenticationFailed, "SCRAM server-final before server-first") }
         let value = serverFinal.split(separator: ",").first { $0.hasPrefix("v=") }.map { String($0.dropFirst(2)) }

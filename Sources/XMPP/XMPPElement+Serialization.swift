@@ -2,7 +2,7 @@ extension XMPPElement {
     /// The element as XML text. Writes `xmlns` where the namespace differs from the enclosing
     /// one (`parentNamespace`; a top-level stanza therefore always carries it, which Prosody
     /// requires over WebSocket), escapes text and attribute values.
-    public func xmlString(parentNamespace: String? = nil) -> String {
+    package func xmlString(parentNamespace: String? = nil) -> String {
         var output = ""
         write(to: &output, parentNamespace: parentNamespace)
         return output

@@ -1,19 +1,19 @@
 /// One XML element of an XMPP stream: a stanza, a stream-level element or a child of one.
 /// Namespaces are resolved: `namespace` is the URI in scope, never a prefix.
-public struct XMPPElement: Hashable, Sendable {
+package struct XMPPElement: Hashable, Sendable {
     /// The local name (`message`, `query`, `features`).
-    public var name: String
+    package var name: String
     /// The namespace URI in scope (`jabber:client`, `jabber:iq:roster`); empty when none.
-    public var namespace: String
+    package var namespace: String
     /// The attributes other than namespace declarations, by name as written (`to`, `xml:lang`).
-    public var attributes: [String: String]
+    package var attributes: [String: String]
     /// The child elements, in document order.
-    public var children: [XMPPElement]
+    package var children: [XMPPElement]
     /// The character data directly inside this element, concatenated.
-    public var text: String
+    package var text: String
 
     /// Creates an element.
-    public init(_ name: String, namespace: String, attributes: [String: String] = [:], children: [XMPPElement] = [], text: String = "") {
+    package init(_ name: String, namespace: String, attributes: [String: String] = [:], children: [XMPPElement] = [], text: String = "") {
         self.name = name
         self.namespace = namespace
         self.attributes = attributes
@@ -22,21 +22,21 @@ public struct XMPPElement: Hashable, Sendable {
     }
 
     /// The attribute `name`, if present.
-    public subscript(attribute name: String) -> String? {
+    package subscript(attribute name: String) -> String? {
         get { attributes[name] }
         set { attributes[name] = newValue }
     }
 
     /// The first child called `name` (in `namespace`, when given).
-    public func child(_ name: String, namespace: String? = nil) -> XMPPElement? {
+    package func child(_ name: String, namespace: String? = nil) -> XMPPElement? {
         children.first { $0.name == name && (namespace == nil || $0.namespace == namespace) }
     }
 
     /// Every child called `name` (in `namespace`, when given).
-    public func children(_ name: String, namespace: String? = nil) -> [XMPPElement] {
+    package func children(_ name: String, namespace: String? = nil) -> [XMPPElement] {
         children.filter { $0.name == name && (namespace == nil || $0.namespace == namespace) }
     }
 
     /// Whether this element is `name` in `namespace`.
-    public func isElement(_ name: String, namespace: String) -> Bool { self.name == name && self.namespace == namespace }
+    package func isElement(_ name: String, namespace: String) -> Bool { self.name == name && self.namespace == namespace }
 }

@@ -12,9 +12,9 @@ import FoundationXML
 /// (document type declarations, hence entity declarations; comments; processing instructions
 /// other than a leading XML declaration) are refused before the parser sees them, so no entity
 /// is ever expanded and no external entity is ever fetched.
-public enum XMPPElementReader {
+package enum XMPPElementReader {
     /// Parses `bytes` (UTF-8) into one element.
-    public static func read(_ bytes: some Collection<UInt8>, limits: XMPPReadLimits = XMPPReadLimits()) throws(XMPPError) -> XMPPElement {
+    package static func read(_ bytes: some Collection<UInt8>, limits: XMPPReadLimits = XMPPReadLimits()) throws(XMPPError) -> XMPPElement {
         guard bytes.count <= limits.maximumBytes else {
             throw XMPPError(.malformedXML, "message of \(bytes.count) bytes is over the limit of \(limits.maximumBytes)")
         }

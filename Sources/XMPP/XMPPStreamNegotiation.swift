@@ -5,9 +5,9 @@ import Foundation
 /// when allowed), restart, then XEP-0198 resumption of an earlier session or resource binding
 /// and XEP-0198 enabling. `receive(_:)` takes each element from the server and returns what to
 /// do; no I/O and no clock here (the client times the whole negotiation out).
-public struct XMPPStreamNegotiation: Sendable {
+package struct XMPPStreamNegotiation: Sendable {
     /// What the caller must do.
-    public enum Action: Hashable, Sendable {
+    package enum Action: Hashable, Sendable {
         /// Send this element.
         case send(XMPPElement)
         /// The stream is ready for stanzas.
@@ -17,17 +17,17 @@ public struct XMPPStreamNegotiation: Sendable {
     }
 
     /// A ready stream.
-    public struct Outcome: Hashable, Sendable {
+    package struct Outcome: Hashable, Sendable {
         /// The full JID the server bound (for a resumed stream: the earlier one).
-        public var jid: JID
+        package var jid: JID
         /// Whether an earlier XEP-0198 session was resumed (its roster and presence stand).
-        public var resumed: Bool
+        package var resumed: Bool
         /// On resumption, the server's count of our stanzas it handled (`<resumed h=>`).
-        public var serverHandled: UInt32?
+        package var serverHandled: UInt32?
         /// The XEP-0198 session id when the server enabled resumption.
-        public var resumptionID: String?
+        package var resumptionID: String?
         /// Whether XEP-0198 is on for this stream (counters start now).
-        public var streamManagement: Bool
+        package var streamManagement: Bool
 
         package init(jid: JID, resumed: Bool, serverHandled: UInt32?, resumptionID: String?, streamManagement: Bool) {
             self.jid = jid
@@ -39,16 +39,16 @@ public struct XMPPStreamNegotiation: Sendable {
     }
 
     /// An earlier XEP-0198 session to resume.
-    public struct Resumption: Hashable, Sendable {
+    package struct Resumption: Hashable, Sendable {
         /// Its id (`previd`).
-        public var id: String
+        package var id: String
         /// Its full JID.
-        public var jid: JID
+        package var jid: JID
         /// Our count of the server's stanzas handled (`h`).
-        public var handled: UInt32
+        package var handled: UInt32
 
         /// Creates a resumption request.
-        public init(id: String, jid: JID, handled: UInt32) {
+        package init(id: String, jid: JID, handled: UInt32) {
             self.id = id
             self.jid = jid
             self.handled = handled
@@ -79,7 +79,7 @@ public struct XMPPStreamNegotiation: Sendable {
 
     /// A negotiation for `username@domain/resource`; `resumption` resumes an earlier session when
     /// the server offers XEP-0198; `allowPlain` permits SASL PLAIN when no SCRAM is offered.
-    public init(domain: String, username: String, password: String, resource: String, allowPlain: Bool = false,
+    package init(domain: String, username: String, password: String, resource: String, allowPlain: Bool = false,
                 resumption: Resumption? = nil, clientNonce: String = SCRAMSHA1.randomNonce(),
                 cachedSaltedPassword: SCRAMSHA1.SaltedPassword? = nil) {
         self.domain = domain
@@ -92,13 +92,13 @@ public struct XMPPStreamNegotiation: Sendable {
     }
 
     /// The salted password of this login, to pass to the next one.
-    public var saltedPassword: SCRAMSHA1.SaltedPassword? { scram.saltedPassword }
+    package var saltedPassword: SCRAMSHA1.SaltedPassword? { scram.saltedPassword }
 
     /// The first element to send: the stream header.
-    public func start() -> [Action] { [.send(.streamOpen(to: domain))] }
+    package func start() -> [Action] { [.send(.streamOpen(to: domain))] }
 
     /// Takes one element from the server.
-    public mutating func receive(_ element: XMPPElement) -> [Action] {
+    package mutating func receive(_ element: XMPPElement) -> [Action] {
         guard phase != .done else { return [] }
         if element.isElement("error", namespace: XMPPNamespace.streams) {
             return fail(.streamError, "stream error: \(element.children.first { $0.namespace == XMPPNamespace.streamErrors }?.name ?? "undefined-condition")")

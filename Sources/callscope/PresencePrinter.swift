@@ -62,7 +62,7 @@ final class PresencePrinter: Sendable {
         case .ndjson:
             var object = json
             object["t_ms"] = (milliseconds * 10).rounded() / 10
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
             output = String(decoding: data, as: UTF8.self)
         }
         FileHandle.standardOutput.write(Data((output + "\n").utf8))
