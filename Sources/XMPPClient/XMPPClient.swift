@@ -102,8 +102,8 @@ public actor XMPPClient {
     /// see their presence yet, so the subscription becomes mutual.
     public func approveFriendRequest(from contact: JID) async throws(XMPPError) {
         try await sendStanza(.presence(type: "subscribed", to: contact.bare))
-        let item = roster.items[contact.bare]
-        if item == nil || !(item!.subscription == .to || item!.subscription == .both || item!.pendingOut) {
+        let alreadyAsked = roster.items[contact.bare].map { $0.subscription == .to || $0.subscription == .both || $0.pendingOut } ?? false
+        if !alreadyAsked {
             try await sendStanza(.presence(type: "subscribe", to: contact.bare))
         }
     }
