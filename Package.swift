@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "CallScopeTesting", targets: ["CallScopeTesting"]),
         .library(name: "XMPP", targets: ["XMPP"]),
         .library(name: "XMPPClient", targets: ["XMPPClient"]),
+        .library(name: "FriendConnections", targets: ["FriendConnections"]),
         .executable(name: "callscope", targets: ["callscope"]),
     ],
     targets: [
@@ -50,6 +51,8 @@ let package = Package(
         // roster, XEP-0198/0215; no I/O, no clock) and the client with its WebSocket transports.
         .target(name: "XMPP", dependencies: ["CallScopeCore", "Connectivity"]),
         .target(name: "XMPPClient", dependencies: ["CallScopeCore", "Connectivity", "ConnectivityProbe", "XMPP"]),
+        // Friend connections (issue 24 item 2), portable: the path tracker as a value (no I/O).
+        .target(name: "FriendConnections", dependencies: ["XMPP"]),
         .executableTarget(name: "callscope", dependencies: ["CallScopeCore", "RTCStats", "Observability", "CallScopeReplay", "CallScopeExport", "VideoFrames", "VideoFramesReference", "Connectivity", "ConnectivityProbe", "Calls", "CallsJanus", "CallsChromium", "XMPP", "XMPPClient"]),
         // libFuzzer targets for every reader (Scripts/fuzz.sh builds it with -sanitize=fuzzer,address).
         .executableTarget(name: "CallScopeFuzz", dependencies: ["RTCStats", "Observability", "VideoFrames", "XMPP"]),
@@ -72,6 +75,7 @@ let package = Package(
         .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "VideoFramesReference", "RTCStats", "CallScopeTestSupport"]),
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "ConnectivityProbe", "CallScopeTestSupport"]),
         .testTarget(name: "XMPPTests", dependencies: ["XMPP", "XMPPClient", "Connectivity"]),
+        .testTarget(name: "FriendConnectionsTests", dependencies: ["FriendConnections", "XMPP"]),
         // The XMPP client on a real Prosody and coturn (CALLSCOPE_REAL=1; Scripts/test.sh).
         .testTarget(name: "XMPPRealTests", dependencies: ["XMPP", "XMPPClient", "Connectivity", "ConnectivityProbe"]),
         .testTarget(name: "CallsTests", dependencies: ["CallScopeCore", "Calls", "CallsJanus", "CallScopeTesting", "Observability", "RTCStats", "Connectivity"], resources: [.copy("Fixtures")]),
