@@ -65,7 +65,7 @@ python3 Rig/discover_real.py
 # The XMPP client on a real Prosody 0.12 (ws://, SCRAM-SHA-1) with coturn behind its XEP-0215
 # credentials: two users become friends, TURN allocation with the handed-out credentials, a
 # stream killed under a client resumes by itself (XEP-0198), a clean logout seen by the friend
-# (docs/peer-to-peer.md). Loopback only, free ports; ~11 s (9 s of it the test).
+# (docs/peer-to-peer.md). Loopback only, free ports; ~11 s, 20-22 s on a loaded machine.
 CALLSCOPE_REAL=1 timeout 120 swift test -Xswiftc -warnings-as-errors --filter XMPPRealTests
 # Exports against real Prometheus + Pushgateway and the official OTLP protobuf, reports in
 # headless Chromium, analyze on every capture (docs/reports-and-exports.md), and a live call
