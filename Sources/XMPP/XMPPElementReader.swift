@@ -19,6 +19,11 @@ package enum XMPPElementReader {
             throw XMPPError(.malformedXML, "message of \(bytes.count) bytes is over the limit of \(limits.maximumBytes)")
         }
         let data = Data(bytes)
+        // XMPP is UTF-8 only (RFC 6120 §11.6). Checked before the parser: FoundationXML on Linux
+        // traps on a name with invalid UTF-8 that libxml2 lets through (found by the fuzzer).
+        guard String(bytes: data, encoding: .utf8) != nil else {
+            throw XMPPError(.malformedXML, "message of \(data.count) bytes is not valid UTF-8")
+        }
         try refuseForbiddenConstructs(data)
         let builder = ElementBuilder(limits: limits)
         let parser = XMLParser(data: data)

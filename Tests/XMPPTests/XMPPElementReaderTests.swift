@@ -59,6 +59,12 @@ import XMPP
         #expect(throws: XMPPError.self) { try XMPPElementReader.read([0x3C, 0x61, 0x3E, 0xFF, 0xFE, 0x3C, 0x2F, 0x61, 0x3E]) }
     }
 
+    @Test func invalidUTF8InANamespacePrefixIsATypedError() {
+        // The fuzzer's find: FoundationXML trapped on this (Tests/FuzzRegressions/xmpp/).
+        let bytes = Array("<open xmlns".utf8) + [UInt8](repeating: 0xFF, count: 10) + Array("='urn:x' version='1.0'/>".utf8)
+        #expect(throws: XMPPError.self) { try XMPPElementReader.read(bytes) }
+    }
+
     @Test func leadingXMLDeclarationIsAllowed() throws {
         #expect(try read("<?xml version='1.0'?><a/>").name == "a")
     }
