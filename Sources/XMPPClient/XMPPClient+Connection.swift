@@ -7,7 +7,7 @@ import XMPP
 extension XMPPClient {
     /// One connection: transport, negotiation (resuming when possible), then the roster and our
     /// presence for a new session. Throws after cleaning up.
-    func establish() async throws(XMPPError) {
+    func establish(reconnecting: Bool = false) async throws(XMPPError) {
         generation += 1
         let connection = generation
         do throws(XMPPError) {
@@ -37,7 +37,7 @@ extension XMPPClient {
                 }
             }
             let established = try outcome.get()
-            try await completeLogin(established, connection: connection)
+            try await completeLogin(established, connection: connection, reconnecting: reconnecting)
         } catch {
             if connection == generation {
                 transport?.abort()
@@ -47,7 +47,7 @@ extension XMPPClient {
         }
     }
 
-    private func completeLogin(_ outcome: XMPPStreamNegotiation.Outcome, connection: Int) async throws(XMPPError) {
+    private func completeLogin(_ outcome: XMPPStreamNegotiation.Outcome, connection: Int, reconnecting: Bool) async throws(XMPPError) {
         saltedPassword = negotiation?.saltedPassword ?? saltedPassword
         negotiation = nil
         jid = outcome.jid
@@ -68,6 +68,7 @@ extension XMPPClient {
             try await sendStanza(.presence())
         }
         guard connection == generation else { throw XMPPError(.notConnected, "connection superseded") }
+        if reconnecting { statistics.reconnections += 1 }   // counted before the event that reports it
         startPinging(connection: connection)
         fanOut.yield([.connected(jid: outcome.jid, resumed: outcome.resumed)])
     }
@@ -139,8 +140,7 @@ extension XMPPClient {
             attempt += 1
             guard wanted, !Task.isCancelled else { return }
             do {
-                try await establish()
-                statistics.reconnections += 1
+                try await establish(reconnecting: true)
                 return
             } catch {
                 if error.code == .authenticationFailed {

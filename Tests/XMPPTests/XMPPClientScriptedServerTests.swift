@@ -53,8 +53,13 @@ import Testing
     }
 
     private func waitFor(_ log: Locked<[XMPPClientEvent]>, _ predicate: (XMPPClientEvent) -> Bool) async -> Bool {
+        await waitUntil { log.withLock { $0.contains(where: predicate) } }
+    }
+
+    /// Polls `condition` every 10 ms for at most 5 s.
+    private func waitUntil(_ condition: () -> Bool) async -> Bool {
         for _ in 0..<500 {
-            if log.withLock({ $0.contains(where: predicate) }) { return true }
+            if condition() { return true }
             try? await Task.sleep(for: .milliseconds(10))
         }
         return false
@@ -97,7 +102,8 @@ import Testing
         // The connection drops: the client reconnects, logs in again and fetches the roster.
         first.abort()
         #expect(await waitFor(log) { if case .connectionLost = $0 { true } else { false } })
-        #expect(await waitFor(log) { $0 == .connected(jid: JID("me@example.org/r")!, resumed: false) && connections.withLock { $0.count } == 2 })
+        let connected: @Sendable (XMPPClientEvent) -> Bool = { $0 == .connected(jid: JID("me@example.org/r")!, resumed: false) }
+        #expect(await waitUntil { log.withLock { $0.filter(connected).count } == 2 })   // the second login is done
         #expect(await client.statistics.reconnections == 1)
         // Presence was forgotten with the old session: bob is offline until he says otherwise.
         #expect(await client.friends.first?.availability == .offline)
