@@ -17,6 +17,9 @@ let package = Package(
         .library(name: "CallsJanus", targets: ["CallsJanus"]),
         .library(name: "CallsChromium", targets: ["CallsChromium"]),
         .library(name: "CallScopeTesting", targets: ["CallScopeTesting"]),
+        .library(name: "XMPP", targets: ["XMPP"]),
+        .library(name: "XMPPClient", targets: ["XMPPClient"]),
+        .library(name: "FriendConnections", targets: ["FriendConnections"]),
         .executable(name: "callscope", targets: ["callscope"]),
     ],
     targets: [
@@ -41,9 +44,15 @@ let package = Package(
         .target(name: "Connectivity", dependencies: ["CallScopeCore"]),
         .target(name: "ConnectivityProbe", dependencies: ["Connectivity"]),
         .target(name: "CallScopeExport", dependencies: ["CallScopeCore", "Observability"]),
-        .executableTarget(name: "callscope", dependencies: ["CallScopeCore", "RTCStats", "Observability", "CallScopeReplay", "CallScopeExport", "VideoFrames", "VideoFramesReference", "Connectivity", "ConnectivityProbe", "Calls", "CallsJanus", "CallsChromium"]),
+        // XMPP (docs/peer-to-peer.md): the portable protocol core (XML, SASL, stream negotiation,
+        // roster, XEP-0198/0215; no I/O, no clock) and the client with its WebSocket transports.
+        .target(name: "XMPP", dependencies: ["CallScopeCore", "Connectivity"]),
+        .target(name: "XMPPClient", dependencies: ["CallScopeCore", "Connectivity", "ConnectivityProbe", "XMPP"]),
+        // Friend connections (issue 24 item 2), portable: the path tracker as a value (no I/O).
+        .target(name: "FriendConnections", dependencies: ["XMPP"]),
+        .executableTarget(name: "callscope", dependencies: ["CallScopeCore", "RTCStats", "Observability", "CallScopeReplay", "CallScopeExport", "VideoFrames", "VideoFramesReference", "Connectivity", "ConnectivityProbe", "Calls", "CallsJanus", "CallsChromium", "XMPP", "XMPPClient"]),
         // libFuzzer targets for every reader (Scripts/fuzz.sh builds it with -sanitize=fuzzer,address).
-        .executableTarget(name: "CallScopeFuzz", dependencies: ["RTCStats", "Observability", "VideoFrames"]),
+        .executableTarget(name: "CallScopeFuzz", dependencies: ["RTCStats", "Observability", "VideoFrames", "XMPP"]),
         .target(
             name: "CallScopeTestSupport",
             dependencies: ["RTCStats", "Observability"],
@@ -62,6 +71,10 @@ let package = Package(
         .testTarget(name: "CallScopeExportTests", dependencies: ["CallScopeExport", "Observability", "RTCStats"]),
         .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "VideoFramesReference", "RTCStats", "CallScopeTestSupport"]),
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "ConnectivityProbe", "CallScopeTestSupport"]),
+        .testTarget(name: "XMPPTests", dependencies: ["XMPP", "XMPPClient", "Connectivity"]),
+        .testTarget(name: "FriendConnectionsTests", dependencies: ["FriendConnections", "XMPP"]),
+        // The XMPP client on a real Prosody and coturn (CALLSCOPE_REAL=1; Scripts/test.sh).
+        .testTarget(name: "XMPPRealTests", dependencies: ["XMPP", "XMPPClient", "Connectivity", "ConnectivityProbe"]),
         .testTarget(name: "CallsTests", dependencies: ["CallScopeCore", "Calls", "CallsJanus", "CallScopeTesting", "Observability", "RTCStats", "Connectivity", "VideoFrames"], resources: [.copy("Fixtures")]),
         .testTarget(name: "CallsRealTests", dependencies: ["CallScopeCore", "Calls", "CallScopeTesting", "CallsJanus", "CallsChromium", "Observability", "RTCStats", "Connectivity", "ConnectivityProbe", "VideoFrames"]),
     ]

@@ -99,3 +99,19 @@ for name in sorted(os.listdir(os.path.join(recordings, "frames"))):
     frame = 6 + int(fields[b"W"]) * int(fields[b"H"]) * 3 // 2
     write("y4m", name[:-3], clip[: header_end + frame])
     write("y4m", name[:-3] + ".header", clip[:header_end] + b"FRAME\n")
+
+# XMPP over WebSocket: one message per seed, in the shapes Prosody 0.12 sends (stream header and
+# features, a SASL challenge, roster result and push, presence, XEP-0215 services, XEP-0198).
+xmpp_messages = {
+    "open": "<open xmlns='urn:ietf:params:xml:ns:xmpp-framing' version='1.0' from='callscope.example' id='6f3a' xml:lang='en'/>",
+    "features": "<stream:features xmlns:stream='http://etherx.jabber.org/streams'><mechanisms xmlns='urn:ietf:params:xml:ns:xmpp-sasl'><mechanism>SCRAM-SHA-1</mechanism><mechanism>PLAIN</mechanism></mechanisms></stream:features>",
+    "bound-features": "<stream:features xmlns:stream='http://etherx.jabber.org/streams'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><required/></bind><session xmlns='urn:ietf:params:xml:ns:xmpp-session'><optional/></session><sm xmlns='urn:xmpp:sm:3'/><sm xmlns='urn:xmpp:sm:2'/></stream:features>",
+    "challenge": "<challenge xmlns='urn:ietf:params:xml:ns:xmpp-sasl'>cj1meWtvK2QybGJiRmdPTlJ2OXFreGRhd0wzcmZjTkhZSlkxWlZ2V1ZzN2oscz1RU1hDUitRNnNlazhiZjkyLGk9NDA5Ng==</challenge>",
+    "roster": "<iq xmlns='jabber:client' type='result' id='callscope-1' to='alice@callscope.example/callscope'><query xmlns='jabber:iq:roster' ver='3'><item jid='bob@callscope.example' subscription='both'/><item jid='carol@callscope.example' subscription='none' ask='subscribe' name='Carol &amp; co'/></query></iq>",
+    "push": "<iq xmlns='jabber:client' type='set' id='lx3' to='alice@callscope.example/callscope'><query xmlns='jabber:iq:roster' ver='4'><item jid='bob@callscope.example' subscription='to'/></query></iq>",
+    "presence": "<presence xmlns='jabber:client' from='bob@callscope.example/callscope' to='alice@callscope.example/callscope'><show>away</show><status>out</status><delay xmlns='urn:xmpp:delay' stamp='2026-12-02T07:00:00Z'/></presence>",
+    "services": "<iq xmlns='jabber:client' type='result' id='callscope-2' from='callscope.example'><services xmlns='urn:xmpp:extdisco:2'><service type='stun' host='127.0.0.1' port='3478' transport='udp'/><service type='turn' host='127.0.0.1' port='3478' transport='tcp' username='1764748800' password='Zm9v' expires='2026-12-03T07:00:00Z' restricted='1'/></services></iq>",
+    "sm": "<enabled xmlns='urn:xmpp:sm:3' id='c2f1' resume='true' max='60'/>",
+}
+for name, message in xmpp_messages.items():
+    write("xmpp", name + ".xml", message)

@@ -8,8 +8,9 @@ export PATH="/opt/swift/usr/bin:$PATH"
 # libyuv: the reference the frame-conversion tests compare against.
 # chromium, chromium-driver, janus, iptables, iproute2: the real-call tests and the rig.
 # coturn: the real STUN/TURN server for discoverability and relay tests.
+# prosody: the real XMPP server of the XMPP client tests (XMPPRealTests, docs/peer-to-peer.md).
 # prometheus, prometheus-pushgateway, python3-venv: the export tests (Scripts/test_exports.py).
-packages=(libyuv-dev chromium chromium-driver janus iptables iproute2 python3 coturn prometheus prometheus-pushgateway python3-venv)
+packages=(libyuv-dev chromium chromium-driver janus iptables iproute2 python3 coturn prosody prometheus prometheus-pushgateway python3-venv)
 missing=()
 for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
@@ -63,6 +64,11 @@ done
 # Discoverability against a real coturn, UDP then everything dropped by iptables in a network
 # namespace, and hostile STUN servers (Rig/discover_real.py; docs/connection-state.md). ~35 s.
 python3 Rig/discover_real.py
+# The XMPP client on a real Prosody 0.12 (ws://, SCRAM-SHA-1) with coturn behind its XEP-0215
+# credentials: two users become friends, TURN allocation with the handed-out credentials, a
+# stream killed under a client resumes by itself (XEP-0198), a clean logout seen by the friend
+# (docs/peer-to-peer.md). Loopback only, free ports; ~11 s, 20-22 s on a loaded machine.
+CALLSCOPE_REAL=1 timeout 120 swift test -Xswiftc -warnings-as-errors --filter XMPPRealTests
 # Exports against real Prometheus + Pushgateway and the official OTLP protobuf, reports in
 # headless Chromium, analyze on every capture (docs/reports-and-exports.md), and a live call
 # scraped by Prometheus through --metrics-port (docs/live-calls.md). ~25 s + ~27 s, plus ~10 s

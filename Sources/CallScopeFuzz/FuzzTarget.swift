@@ -1,6 +1,7 @@
 import Observability
 import RTCStats
 import VideoFrames
+import XMPP
 
 /// One input format under fuzzing: every reader, the sender-stats decoder and the Y4M reader.
 /// Each body must return normally for any bytes (a typed error or a counted drop is fine); a
@@ -24,6 +25,9 @@ enum FuzzTarget: String, CaseIterable {
     case senderStats = "sender-stats"
     /// `Y4MReader` over bytes, every frame.
     case y4m
+    /// `XMPPElementReader.read` (one WebSocket message of an XMPP stream), then the roster
+    /// reducer and the XEP-0215 parser on what it read.
+    case xmpp
 
     /// Runs the target once on `bytes`.
     func run(_ bytes: [UInt8]) {
@@ -55,6 +59,12 @@ enum FuzzTarget: String, CaseIterable {
         case .y4m:
             guard var reader = try? Y4MReader(bytes: bytes) else { return }
             while let frame = try? reader.nextFrame() { blackHole(frame.width) }
+        case .xmpp:
+            guard let element = try? XMPPElementReader.read(bytes) else { return }
+            var roster = RosterState()
+            blackHole((try? roster.apply(element, ownJID: JID(local: "me", domain: "example.org")))?.count ?? 0)
+            blackHole((try? ExternalService.parse(result: element))?.services.count ?? 0)
+            blackHole(element.xmlString().utf8.count)
         }
     }
 }

@@ -21,24 +21,24 @@ private let sendFlags: Int32 = 0
 #endif
 
 /// Why a socket operation failed, for the probe's detail line.
-struct SocketFailure: Error, CustomStringConvertible {
+package struct SocketFailure: Error, CustomStringConvertible {
     /// What failed and why.
-    let description: String
+    package let description: String
 
     /// `what: strerror(errno)`.
-    static func system(_ what: String, _ code: Int32 = errno) -> SocketFailure {
+    package static func system(_ what: String, _ code: Int32 = errno) -> SocketFailure {
         SocketFailure(description: "\(what): \(String(cString: strerror(code)))")
     }
 }
 
 /// A resolved socket address.
-struct ResolvedAddress {
+package struct ResolvedAddress {
     var storage = sockaddr_storage()
     var length: socklen_t = 0
-    var family: Int32 = 0
+    package var family: Int32 = 0
 
     /// The first address of `endpoint` for this socket kind (getaddrinfo).
-    static func resolve(_ endpoint: ProbeEndpoint, stream: Bool) throws(SocketFailure) -> ResolvedAddress {
+    package static func resolve(_ endpoint: ProbeEndpoint, stream: Bool) throws(SocketFailure) -> ResolvedAddress {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = stream ? streamType : datagramType
@@ -60,13 +60,14 @@ struct ResolvedAddress {
     }
 }
 
-/// One non-blocking socket, closed when released. Used by one probe on one thread.
-final class POSIXSocket {
+/// One non-blocking socket, closed when released. Used by one probe on one thread (the XMPP
+/// WebSocket transport: one reading thread, writers serialised by a lock, `shutdown` from any).
+package final class POSIXSocket {
     private let descriptor: Int32
     private let clock = ContinuousClock()
 
     /// A UDP (`stream: false`) or TCP socket for `family`.
-    init(family: Int32, stream: Bool) throws(SocketFailure) {
+    package init(family: Int32, stream: Bool) throws(SocketFailure) {
         descriptor = socket(family, stream ? streamType : datagramType, 0)
         guard descriptor >= 0 else { throw SocketFailure.system("socket") }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL, 0) | O_NONBLOCK)
@@ -80,7 +81,7 @@ final class POSIXSocket {
 
     /// Connects (for UDP: fixes the peer, so datagrams from elsewhere are not read), waiting
     /// at most until `deadline`.
-    func open(to address: ResolvedAddress, deadline: ContinuousClock.Instant) throws(SocketFailure) {
+    package func open(to address: ResolvedAddress, deadline: ContinuousClock.Instant) throws(SocketFailure) {
         var storage = address.storage
         let result = withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, address.length) }
@@ -95,7 +96,7 @@ final class POSIXSocket {
     }
 
     /// Sends all of `bytes` before `deadline`.
-    func transmit(_ bytes: [UInt8], deadline: ContinuousClock.Instant) throws(SocketFailure) {
+    package func transmit(_ bytes: [UInt8], deadline: ContinuousClock.Instant) throws(SocketFailure) {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, sendFlags) }
@@ -111,7 +112,7 @@ final class POSIXSocket {
 
     /// The next datagram or chunk of stream (at most `capacity` bytes); `nil` when nothing came
     /// before `deadline`. An empty array means the peer closed the stream.
-    func receiveBytes(capacity: Int = 2048, deadline: ContinuousClock.Instant) throws(SocketFailure) -> [UInt8]? {
+    package func receiveBytes(capacity: Int = 2048, deadline: ContinuousClock.Instant) throws(SocketFailure) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: capacity)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
@@ -120,6 +121,9 @@ final class POSIXSocket {
             guard try wait(forWriting: false, until: deadline) else { return nil }
         }
     }
+
+    /// Shuts both directions down: a thread waiting in `receiveBytes` wakes and reads the end.
+    package func shutdownBothDirections() { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
 
     /// Waits until the socket is readable (or writable); `false` at the deadline.
     private func wait(forWriting: Bool, until deadline: ContinuousClock.Instant) throws(SocketFailure) -> Bool {

@@ -1,0 +1,99 @@
+import Connectivity
+import ConnectivityProbe
+import Foundation
+import XMPP
+
+/// coturn with a shared secret, and Prosody handing out that secret's credentials (XEP-0215),
+/// both on loopback with free ports; users registered with `prosodyctl`.
+final class ProsodyServers: Sendable {
+    static let prosody = "/usr/bin/prosody"
+    static let prosodyctl = "/usr/bin/prosodyctl"
+    static let turnserver = "/usr/bin/turnserver"
+    static let domain = "callscope.example"
+    static let address = "127.0.0.1"
+
+    /// Whether both are installed.
+    static var installed: Bool { [prosody, prosodyctl, turnserver].allSatisfy(FileManager.default.isExecutableFile(atPath:)) }
+
+    let secret = "secret-\(UInt64.random(in: 0...UInt64.max))"
+    let turnPort: UInt16
+    let httpPort: UInt16
+    private let coturn: RigProcess
+    private let server: RigProcess
+
+    /// `ws://127.0.0.1:PORT/xmpp-websocket`.
+    var webSocketURL: URL { URL(string: "ws://\(Self.address):\(httpPort)/xmpp-websocket")! }
+
+    /// Starts coturn, waits for its STUN answer, starts Prosody with `users` (name → password)
+    /// and waits for its HTTP port.
+    init(users: [String: String]) async throws {
+        turnPort = RigProcess.freePort(udpToo: true)
+        let relayLow = UInt16.random(in: 30_000...50_000)
+        coturn = try RigProcess("coturn", executable: Self.turnserver, template: "turnserver.conf", substitutions: [
+            "@LISTEN_IP@": Self.address, "@PORT@": "\(turnPort)", "@MIN_PORT@": "\(relayLow)", "@MAX_PORT@": "\(relayLow + 40)",
+            "@REALM@": Self.domain, "@SECRET@": secret,
+        ]) { ["-c", $0] }
+        let prober = DiscoverabilityProber(configuration: DiscoverabilityProbeConfiguration(
+            stunServer: ProbeEndpoint(host: Self.address, port: turnPort),
+            udpSchedule: STUNRetransmissionSchedule(initialRTO: .milliseconds(100), transmissions: 2, finalWaitMultiplier: 2)))
+        let turnPort = turnPort
+        guard await RigProcess.waitUntil(.seconds(10), { prober.run(.udpBinding).succeeded }) else {
+            await coturn.stop()
+            throw RigFailure("coturn did not answer at \(Self.address):\(turnPort) (log: \(coturn.directory))")
+        }
+        httpPort = RigProcess.freePort()
+        let substitutions = ["@LISTEN_IP@": Self.address, "@C2S_PORT@": "\(RigProcess.freePort())", "@HTTP_PORT@": "\(httpPort)",
+                             "@DOMAIN@": Self.domain, "@TURN_SECRET@": secret, "@TURN_HOST@": Self.address, "@TURN_PORT@": "\(turnPort)"]
+        do {
+            server = try RigProcess("prosody", executable: Self.prosody, template: "prosody.cfg.lua", substitutions: substitutions) {
+                ["--config", $0, "-F"]
+            }
+            let configuration = server.configurationPath("prosody.cfg.lua")
+            for (user, password) in users.sorted(by: { $0.key < $1.key }) {
+                try Self.run(Self.prosodyctl, ["--config", configuration, "register", user, Self.domain, password])
+            }
+        } catch {
+            await coturn.stop()
+            throw error
+        }
+        let port = httpPort
+        guard await RigProcess.waitUntil(.seconds(10), { Self.answers(port: port) }) else {
+            await stop()
+            throw RigFailure("prosody did not listen on \(Self.address):\(port) (log: \(server.directory))")
+        }
+    }
+
+    func account(_ user: String, password: String) -> XMPPAccountSpec {
+        XMPPAccountSpec(jid: JID(local: user, domain: Self.domain), password: password, url: webSocketURL)
+    }
+
+    func stop() async {
+        await server.stop()
+        await coturn.stop()
+    }
+
+    private static func run(_ executable: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw RigFailure("\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)") }
+    }
+
+    /// Whether a TCP connection to the port succeeds now.
+    private static func answers(port: UInt16) -> Bool {
+        guard let address = try? ResolvedAddress.resolve(ProbeEndpoint(host: Self.address, port: port), stream: true),
+              let socket = try? POSIXSocket(family: address.family, stream: true) else { return false }
+        return (try? socket.open(to: address, deadline: .now + .milliseconds(200))) != nil
+    }
+}
+
+/// Where one test user logs in.
+struct XMPPAccountSpec {
+    let jid: JID
+    let password: String
+    let url: URL
+}

@@ -1,0 +1,115 @@
+import CallScopeCore
+import Foundation
+import Testing
+@testable import XMPP
+@testable import XMPPClient
+
+/// The client against a scripted in-memory server (PLAIN, no XEP-0198): hostile messages on an
+/// established stream are dropped and counted while the session goes on; a lost connection is
+/// re-established by the client itself with a fresh login.
+@Suite struct XMPPClientScriptedServerTests {
+    /// One connection of the scripted server: answers the login, records what the client sent.
+    final class ScriptedConnection: XMPPTransport, @unchecked Sendable {
+        // @unchecked: all mutable state is inside `state`.
+        private let state = Locked<(continuation: AsyncStream<XMPPTransportEvent>.Continuation?, sent: [String])>((nil, []))
+
+        func connect(timeout: Duration) async throws(XMPPError) -> AsyncStream<XMPPTransportEvent> {
+            let (stream, continuation) = AsyncStream<XMPPTransportEvent>.makeStream()
+            state.withLock { $0.continuation = continuation }
+            return stream
+        }
+
+        func send(_ text: String) async throws(XMPPError) {
+            state.withLock { $0.sent.append(text) }
+            let element = try XMPPElementReader.read(Array(text.utf8))
+            switch element.name {
+            case "open":
+                let authenticated = sent.contains { $0.contains("mechanism=\"PLAIN\"") }
+                deliver("<open xmlns='urn:ietf:params:xml:ns:xmpp-framing' version='1.0' from='example.org' id='1'/>")
+                deliver(authenticated
+                    ? "<stream:features xmlns:stream='http://etherx.jabber.org/streams'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'/></stream:features>"
+                    : "<stream:features xmlns:stream='http://etherx.jabber.org/streams'><mechanisms xmlns='urn:ietf:params:xml:ns:xmpp-sasl'><mechanism>PLAIN</mechanism></mechanisms></stream:features>")
+            case "auth":
+                deliver("<success xmlns='urn:ietf:params:xml:ns:xmpp-sasl'/>")
+            case "iq" where element.child("bind", namespace: XMPPNamespace.bind) != nil:
+                deliver("<iq xmlns='jabber:client' type='result' id='bind'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><jid>me@example.org/r</jid></bind></iq>")
+            case "iq" where element.child("query", namespace: XMPPNamespace.roster) != nil:
+                deliver("<iq xmlns='jabber:client' type='result' id='\(element.attributes["id"] ?? "")'><query xmlns='jabber:iq:roster'><item jid='bob@example.org' subscription='both'/></query></iq>")
+            default:
+                break
+            }
+        }
+
+        var sent: [String] { state.withLock { $0.sent } }
+        func deliver(_ text: String) { deliver(bytes: Array(text.utf8)) }
+        func deliver(bytes: [UInt8]) { _ = state.withLock { $0.continuation }?.yield(.message(bytes)) }
+        func close() async { end(nil) }
+        func abort() { end(XMPPError(.transport, "aborted")) }
+        func end(_ error: XMPPError?) {
+            let continuation = state.withLock { $0.continuation }
+            continuation?.yield(.closed(error))
+            continuation?.finish()
+        }
+    }
+
+    private func waitFor(_ log: Locked<[XMPPClientEvent]>, _ predicate: (XMPPClientEvent) -> Bool) async -> Bool {
+        await waitUntil { log.withLock { $0.contains(where: predicate) } }
+    }
+
+    /// Polls `condition` every 10 ms for at most 5 s.
+    private func waitUntil(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<500 {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
+    @Test func hostileMessagesAreCountedAndReconnectionLogsInAgain() async throws {
+        let connections = Locked<[ScriptedConnection]>([])
+        let client = XMPPClient(
+            account: XMPPAccount(jid: JID("me@example.org")!, password: "pw", resource: "r", webSocketURL: URL(string: "ws://127.0.0.1:1/x")!, allowsPlainAuthentication: true),
+            configuration: XMPPClientConfiguration(pingInterval: .seconds(3600), reconnectionDelays: [.milliseconds(10)]),
+            transport: { _ in
+                let connection = ScriptedConnection()
+                connections.withLock { $0.append(connection) }
+                return connection
+            })
+        let log = Locked<[XMPPClientEvent]>([])
+        let events = client.events()
+        let reader = Task { for await event in events { log.withLock { $0.append(event) } } }
+        defer { reader.cancel() }
+
+        try await client.connect()
+        #expect(await client.jid == JID("me@example.org/r"))
+        #expect(await client.friends == [Friend(jid: JID("bob@example.org")!, availability: .offline)])
+        let first = try #require(connections.withLock { $0.first })
+        #expect(first.sent.last == "<presence xmlns=\"jabber:client\"/>")
+
+        // Hostile input on the established stream: each dropped, counted, reported.
+        first.deliver("<!DOCTYPE a [<!ENTITY e 'x'>]><message xmlns='jabber:client'>&e;</message>")
+        first.deliver(bytes: [0x3C, 0xFF, 0xFE])
+        first.deliver(String(repeating: "<a>", count: 100) + String(repeating: "</a>", count: 100))
+        first.deliver("<iq xmlns='jabber:client' type='set' id='spoof' from='mallory@evil.example'><query xmlns='jabber:iq:roster'><item jid='mallory@evil.example' subscription='both'/></query></iq>")
+        // The session goes on: bob's presence still arrives.
+        first.deliver("<presence xmlns='jabber:client' from='bob@example.org/laptop'/>")
+        #expect(await waitFor(log) { $0 == .roster(.friendChanged(Friend(jid: JID("bob@example.org")!, availability: .available(show: nil)))) })
+        #expect(await client.statistics.droppedMessages == 4)
+        #expect(log.withLock { $0.filter { if case .droppedMessage = $0 { true } else { false } }.count } == 4)
+        #expect(await client.friends.map(\.jid) == [JID("bob@example.org")!])   // the spoofed push changed nothing
+        #expect(first.sent.contains { $0.contains("id=\"spoof\"") && $0.contains("type=\"error\"") })
+
+        // The connection drops: the client reconnects, logs in again and fetches the roster.
+        first.abort()
+        #expect(await waitFor(log) { if case .connectionLost = $0 { true } else { false } })
+        let connected: @Sendable (XMPPClientEvent) -> Bool = { $0 == .connected(jid: JID("me@example.org/r")!, resumed: false) }
+        #expect(await waitUntil { log.withLock { $0.filter(connected).count } == 2 })   // the second login is done
+        #expect(await client.statistics.reconnections == 1)
+        // Presence was forgotten with the old session: bob is offline until he says otherwise.
+        #expect(await client.friends.first?.availability == .offline)
+
+        await client.disconnect()
+        #expect(await waitFor(log) { $0 == .disconnected(nil) })
+        #expect(connections.withLock { $0.count } == 2)   // no reconnection after a logout
+    }
+}
