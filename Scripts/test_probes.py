@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""Real-component tests of unattended probes (docs/live-calls.md), called by Scripts/test.sh under
+the rig lock (they start Janus, chromedriver and Chromium, a network namespace, Prometheus).
+
+1. `--only webdriver`: a chromedriver started here, inside a network namespace of its own
+   (`csprobe-wd`, joined to ours by a veth pair: its loopback is not ours), serves the browsers of
+   two `callscope call --webdriver http://<namespace address>:<port>` processes: Alice publishes,
+   Bob subscribes. Janus' HTTP API is on our 127.0.0.1 (out of the browsers' reach), its ICE on
+   the veth. The call must connect and media must flow (Bob's received video bytes grow, frames
+   are decoded), every Chromium must run in the namespace and no callscope may start a
+   chromedriver of its own. An unreachable endpoint must end the call with one line and exit 1,
+   a bad URL exit 2.
+2. `--only alerts`: `promtool check rules` on the shipped rules (Rig/prometheus/callscope-alerts.yml)
+   and on the test's copy (the same rules, `for:` shortened); then a real Prometheus with that
+   copy scrapes a `callscope probe --metrics-port` whose first call succeeds and whose next
+   calls fail because Janus is stopped: CallScopeProbeCallsFailing must become pending, then
+   firing, over Prometheus' HTTP API, while the probe's counters keep their series across the
+   calls; the probe exits 1 after --max-failures failed calls in a row, one summary line per call.
+
+Usage: python3 Scripts/test_probes.py [--callscope .build/debug/callscope] [--only webdriver|alerts] [--keep DIR]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "Rig"))
+from callscope_rig.janus import Janus  # noqa: E402
+from callscope_rig.netlab import Link, nsx  # noqa: E402
+from callscope_rig.procs import Processes, configure_log, free_tcp_port, run  # noqa: E402
+from callscope_rig.webdriver import CHROMEDRIVER_BIN, WebDriver  # noqa: E402
+
+failures: list[str] = []
+checks = 0
+
+
+def check(condition: bool, message: str) -> None:
+    global checks
+    checks += 1
+    if not condition:
+        failures.append(message)
+        print("FAIL:", message, file=sys.stderr)
+
+
+def ndjson(path: str) -> list[dict]:
+    out = []
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("{"):
+                try:
+                    out.append(json.loads(line))
+                except ValueError:
+                    pass
+    return out
+
+
+def process_table() -> dict[int, tuple[int, str]]:
+    table = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    stat = f.read()
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    cmdline = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
+            except OSError:
+                continue
+            table[int(entry)] = (int(stat[stat.rindex(")") + 2:].split()[1]), cmdline)
+    return table
+
+
+# --------------------------------------------------------------------------- 1. --webdriver
+WD_LINK = Link("csprobe-wd", "csprobe-wd0", "csprobe-wd1", "10.203.7.1", "10.203.7.2")
+
+
+def test_webdriver(callscope: str, tmp: str, procs: Processes) -> None:
+    started = time.monotonic()
+    WD_LINK.delete()                           # a killed run's namespace
+    WD_LINK.create()
+    try:
+        janus_dir = os.path.join(tmp, "wd-janus")
+        os.makedirs(janus_dir)
+        janus = Janus(procs, janus_dir).start("127.0.0.1", WD_LINK.root_if)
+        port = 9515 + os.getpid() % 1000       # the namespace's own ports: nobody else binds there
+        procs.spawn("chromedriver-ns", nsx(WD_LINK.ns) + [CHROMEDRIVER_BIN, f"--port={port}", "--allowed-ips=", "--allowed-origins=*",
+                                                         f"--log-path={os.path.join(tmp, 'chromedriver-ns.log')}"],
+                    os.path.join(tmp, "chromedriver-ns.out"))
+        endpoint = f"http://{WD_LINK.ns_ip}:{port}"
+        WebDriver(endpoint).wait_ready(20)
+        common = [callscope, "call", "--janus", janus, "--format", "ndjson", "--webdriver", endpoint]
+        alice_log, bob_log = os.path.join(tmp, "wd-alice.log"), os.path.join(tmp, "wd-bob.log")
+        alice = procs.spawn("alice", common + ["--display", "alice", "--publish", "--subscribe", "none", "--duration", "16"], alice_log)
+        time.sleep(3)
+        bob = procs.spawn("bob", common + ["--display", "bob", "--duration", "10"], bob_log)
+        time.sleep(6)
+        # Mid-call: where the browsers run, and who started chromedrivers.
+        inside = set(int(p) for p in run(["ip", "netns", "pids", WD_LINK.ns], check=False).stdout.split() if p.isdigit())
+        table = process_table()
+        chromiums = [pid for pid, (_, cmd) in table.items() if "chromium" in cmd.split(" ")[0] and "--type=" not in cmd]
+        ours = {alice.pid, bob.pid}
+        own_drivers = [pid for pid, (ppid, cmd) in table.items() if ppid in ours and "chromedriver" in cmd]
+        check(len([pid for pid in chromiums if pid in inside]) >= 2, f"webdriver: two browsers run in the namespace: {len(chromiums)} browsers, in it {[p for p in chromiums if p in inside]}")
+        check(not own_drivers, f"webdriver: a callscope started its own chromedriver: {own_drivers}")
+        bob_code, alice_code = bob.wait(timeout=60), alice.wait(timeout=60)
+        bob_lines, alice_lines = ndjson(bob_log), ndjson(alice_log)
+        check(bob_code == 0 and alice_code == 0, f"webdriver: alice exits {alice_code}, bob {bob_code}: {open(bob_log).read()[-400:]}")
+        received = [l["data"]["videoBytesReceived"] for l in bob_lines if l.get("callback") == "subscriber.videoNetworkStatsUpdated"]
+        rates = [l["data"].get("decodedFrameRate", 0) for l in bob_lines if l.get("callback") == "subscriber.videoNetworkStatsUpdated"]
+        sent = [l["data"][0]["videoBytesSent"] for l in alice_lines if l.get("callback") == "publisher.videoNetworkStatsUpdated" and l["data"]]
+        check(any(l.get("callback") == "subscriber.didConnect" for l in bob_lines), "webdriver: bob's subscriber connected")
+        check(len(received) >= 4 and received[-1] > 100_000 and all(b >= a for a, b in zip(received, received[1:])),
+              f"webdriver: bob's received video bytes must grow past 100 kB: {received}")
+        check(max(rates, default=0) > 5, f"webdriver: bob decodes frames: {rates}")
+        check(len(sent) >= 4 and sent[-1] > 100_000, f"webdriver: alice sends video: {sent[-3:]}")
+
+        # An endpoint nobody listens on, and a bad URL.
+        closed = free_tcp_port()
+        t0 = time.monotonic()
+        run_ = subprocess.run([callscope, "call", "--janus", janus, "--webdriver", f"http://127.0.0.1:{closed}", "--duration", "2"],
+                              capture_output=True, text=True, timeout=60)
+        lines = run_.stderr.strip().splitlines()
+        check(run_.returncode == 1 and len(lines) == 1 and f"127.0.0.1:{closed}" in lines[0],
+              f"webdriver: an unreachable endpoint gives one line and exit 1: {run_.returncode} {lines}")
+        unreachable_seconds = time.monotonic() - t0
+        bad = subprocess.run([callscope, "call", "--janus", janus, "--webdriver", "ftp://x"], capture_output=True, text=True, timeout=30)
+        check(bad.returncode == 2 and "--webdriver" in bad.stderr, f"webdriver: a bad URL exits 2: {bad.returncode} {bad.stderr}")
+        both = subprocess.run([callscope, "call", "--janus", janus, "--webdriver", endpoint, "--chromium", "/x"], capture_output=True, text=True, timeout=30)
+        check(both.returncode == 2, f"webdriver: --chromium with --webdriver exits 2: {both.returncode} {both.stderr}")
+        print(f"webdriver: alice and bob through the chromedriver at {endpoint} (namespace {WD_LINK.ns}): bob received "
+              f"{received[-1] if received else 0} B of video at up to {max(rates, default=0):.0f} fps, alice sent {sent[-1] if sent else 0} B; "
+              f"an unreachable endpoint: exit {run_.returncode} in {unreachable_seconds:.1f} s: {lines[:1]}; {time.monotonic() - started:.1f} s")
+    finally:
+        for p in list(procs.procs):
+            procs.reap(p)
+        WD_LINK.delete()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--callscope", default=os.path.join(ROOT, ".build", "debug", "callscope"))
+    parser.add_argument("--keep", help="keep the temporary files (logs) in this directory")
+    parser.add_argument("--only", choices=["webdriver", "alerts"])
+    args = parser.parse_args()
+    callscope = os.path.abspath(args.callscope)
+    tmp = args.keep or tempfile.mkdtemp(prefix="callscope-probes-")
+    os.makedirs(tmp, exist_ok=True)
+    configure_log("test_probes")
+    procs = Processes()
+    started = time.monotonic()
+    try:
+        if args.only in (None, "webdriver"):
+            test_webdriver(callscope, tmp, procs)
+        if args.only in (None, "alerts"):
+            test_alerts(callscope, tmp, procs)
+    finally:
+        procs.reap_all()
+        if not args.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+    print(f"test_probes: {checks} checks, {len(failures)} failed, {time.monotonic() - started:.1f} s")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
