@@ -244,7 +244,7 @@ public actor ChromiumMediaEngine: MediaEngine {
                 commandWaiters.removeFirst().resume()
             }
         }
-        let reply = try await driver.executeAsync(session: session, script: Self.runScript, args: [.string(command), .array(args)])
+        let reply = try await driver.engineCommand(session: session, command, args, fallbackScript: Self.runScript)
         deliver(reply["events"]?.array ?? [])
         if let dropped = reply["droppedEvents"]?.number, Int(dropped) > pageDropped {
             droppedEvents += Int(dropped) - pageDropped

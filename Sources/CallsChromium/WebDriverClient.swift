@@ -1,4 +1,5 @@
 import Calls
+import CallScopeCore
 import Foundation
 import RTCStats
 
@@ -9,6 +10,9 @@ struct WebDriverClient: Sendable {
     /// The endpoint's path before `/session` (`/wd/hub` on older Selenium Grids), without a
     /// trailing slash; empty for chromedriver.
     let basePath: String
+    /// Whether engine commands still go through DevTools' `Runtime.evaluate` (false once the
+    /// endpoint said it has no `goog/cdp/execute`; see `engineCommand`).
+    let usesDevToolsEvaluate = Locked(true)
 
     /// A client of the chromedriver listening on `127.0.0.1:port`.
     init(port: UInt16) {
@@ -72,7 +76,7 @@ struct WebDriverClient: Sendable {
         _ = try? await call("DELETE", "/session/\(session)", timeout: 10)
     }
 
-    private func call(_ method: String, _ path: String, _ body: JSONValue? = nil, timeout: Int = 30) async throws(MediaEngineError) -> JSONValue {
+    func call(_ method: String, _ path: String, _ body: JSONValue? = nil, timeout: Int = 30) async throws(MediaEngineError) -> JSONValue {
         let reply: LoopbackHTTPClient.Reply
         do {
             reply = try await http.send(method: method, path: basePath + path,
