@@ -146,6 +146,107 @@ def test_webdriver(callscope: str, tmp: str, procs: Processes) -> None:
         WD_LINK.delete()
 
 
+# --------------------------------------------------------------------------- 2. alerts
+ALERT_RULES = os.path.join(ROOT, "Rig", "prometheus", "callscope-alerts.yml")
+
+
+def test_rules(tmp: str) -> str:
+    """promtool on the shipped rules and on the test's copy (each `for:` shortened to 2 s, the
+    expressions untouched); the copy's path."""
+    with open(ALERT_RULES) as f:
+        shipped = f.read()
+    copy = re.sub(r"(\n\s+for: )\d+[smh]", r"\g<1>2s", shipped)
+    check(copy.count("for: 2s") == shipped.count("for: ") >= 4, "alerts: every for: of the copy is shortened")
+    strip = lambda text: [line for line in text.splitlines() if "for:" not in line]
+    check(strip(copy) == strip(shipped), "alerts: the copy differs from the shipped rules only in for:")
+    path = os.path.join(tmp, "callscope-alerts-test.yml")
+    with open(path, "w") as f:
+        f.write(copy)
+    for rules in (ALERT_RULES, path):
+        result = subprocess.run(["promtool", "check", "rules", rules], capture_output=True, text=True, timeout=60)
+        check(result.returncode == 0 and "SUCCESS: 4 rules found" in result.stdout, f"promtool check rules {rules}: {result.stdout} {result.stderr}")
+    return path
+
+
+def test_alerts(callscope: str, tmp: str, procs: Processes) -> None:
+    started = time.monotonic()
+    rules = test_rules(tmp)
+    janus_dir = os.path.join(tmp, "alerts-janus")
+    os.makedirs(janus_dir)
+    janus = Janus(procs, janus_dir)
+    url = janus.start("127.0.0.1", "lo")
+    metrics_port, prometheus_port = free_tcp_port(), free_tcp_port()
+    config = os.path.join(tmp, "alerts-prometheus.yml")
+    with open(config, "w") as f:
+        f.write("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
+                f"rule_files: ['{rules}']\n"
+                "scrape_configs:\n  - job_name: callscope-probe\n"
+                f"    static_configs:\n      - targets: ['127.0.0.1:{metrics_port}']\n")
+    procs.spawn("prometheus", ["prometheus", f"--config.file={config}", f"--storage.tsdb.path={os.path.join(tmp, 'alerts-tsdb')}",
+                               f"--web.listen-address=127.0.0.1:{prometheus_port}"], os.path.join(tmp, "alerts-prometheus.log"))
+    api = f"http://127.0.0.1:{prometheus_port}/api/v1"
+
+    def get(path: str, **params):
+        with urllib.request.urlopen(f"{api}/{path}?" + urllib.parse.urlencode(params), timeout=10) as r:
+            return json.loads(r.read())["data"]
+
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            get("query", query="1")
+            break
+        except Exception:       # noqa: BLE001 (not up yet)
+            time.sleep(0.3)
+    probe_log = os.path.join(tmp, "probe.log")
+    probe_err = os.path.join(tmp, "probe.err")
+    probe_started = time.time()
+    with open(probe_log, "w") as out, open(probe_err, "w") as err:
+        probe = subprocess.Popen([callscope, "probe", "--janus", url, "--display", "probe", "--publish", "--subscribe", "none",
+                                  "--duration", "3", "--every", "5", "--max-failures", "4", "--format", "ndjson",
+                                  "--metrics-port", str(metrics_port)], stdout=out, stderr=err, start_new_session=True)
+    procs.procs.append(probe)
+    try:
+        # The first call succeeds; then Janus stops and every call fails.
+        deadline = time.monotonic() + 40
+        while time.monotonic() < deadline and not ndjson(probe_log) and probe.poll() is None:
+            time.sleep(0.3)
+        procs.reap(janus.proc)
+        states: dict[str, float] = {}
+        deadline = time.monotonic() + 60
+        while probe.poll() is None and time.monotonic() < deadline:
+            for alert in get("alerts")["alerts"]:
+                if alert["labels"].get("alertname") == "CallScopeProbeCallsFailing":
+                    states.setdefault(alert["state"], time.monotonic() - started)
+            time.sleep(0.5)
+        code = probe.wait(timeout=30)
+    finally:
+        if probe.poll() is None:
+            procs.reap(probe)
+    lines = ndjson(probe_log)
+    with open(probe_err) as f:
+        errors = f.read()
+    check(code == 1, f"alerts: the probe exits 1 after 4 failed calls in a row: exit {code}: {errors[-400:]}")
+    check(len(lines) == 5 and lines[0].get("ok") is True and lines[0].get("videoBytesSent", 0) > 0,
+          f"alerts: one summary line per call, the first call ok: {lines[:1]}")
+    check(all(l.get("ok") is False and l.get("problems") for l in lines[1:]), f"alerts: the calls after Janus stopped failed, saying why: {lines[1:]}")
+    check("4 failed calls in a row" in errors, f"alerts: the probe says why it stops: {errors[-300:]}")
+    check("pending" in states and "firing" in states and states["pending"] <= states["firing"],
+          f"alerts: CallScopeProbeCallsFailing went pending, then firing: {states}")
+    # The probe's series across its calls: /metrics up for the whole probe, the counters only grow.
+    end = time.time()
+    up = get("query_range", query='up{job="callscope-probe"}', start=probe_started + 3, end=end - 3, step=1)
+    ups = [float(v) for series in up["result"] for _, v in series["values"]]
+    check(len(ups) >= 10 and all(v == 1 for v in ups), f"alerts: /metrics stayed up between the calls: {ups}")
+    for result, least in (("succeeded", 1), ("failed", 3)):
+        series = get("query_range", query=f'callscope_probe_calls_total{{result="{result}"}}', start=probe_started, end=end, step=1)["result"]
+        values = [float(v) for s in series for _, v in s["values"]]
+        check(len(series) == 1 and values and all(b >= a for a, b in zip(values, values[1:])) and values[-1] >= least,
+              f"alerts: callscope_probe_calls_total{{result={result}}} is one growing series reaching {least}: {values}")
+    print(f"alerts: promtool accepts the shipped rules and the test copy; the probe's first call ok, then {len(lines) - 1} failed "
+          f"(Janus stopped: {lines[-1].get('problems') if lines else None}); CallScopeProbeCallsFailing pending at {states.get('pending', 0):.1f} s, "
+          f"firing at {states.get('firing', 0):.1f} s; probe exit {code}; {time.monotonic() - started:.1f} s")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--callscope", default=os.path.join(ROOT, ".build", "debug", "callscope"))
