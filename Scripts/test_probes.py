@@ -4,12 +4,13 @@ the rig lock (they start Janus, chromedriver and Chromium, a network namespace, 
 
 1. `--only webdriver`: a chromedriver started here, inside a network namespace of its own
    (`csprobe-wd`, joined to ours by a veth pair: its loopback is not ours), serves the browsers of
-   two `callscope call --webdriver http://<namespace address>:<port>` processes: Alice publishes,
-   Bob subscribes. Janus' HTTP API is on our 127.0.0.1 (out of the browsers' reach), its ICE on
-   the veth. The call must connect and media must flow (Bob's received video bytes grow, frames
-   are decoded), every Chromium must run in the namespace and no callscope may start a
-   chromedriver of its own. An unreachable endpoint must end the call with one line and exit 1,
-   a bad URL exit 2.
+   two `callscope call --webdriver` processes: Alice publishes through
+   http://<namespace address>:<port>, Bob subscribes through a Grid-like proxy here (the API under
+   /wd/hub, no DevTools passthrough: the engine must fall back to WebDriver execute/async).
+   Janus' HTTP API is on our 127.0.0.1 (out of the browsers' reach), its ICE on the veth. The
+   call must connect and media must flow (Bob's received video bytes grow, frames are decoded),
+   every Chromium must run in the namespace and no callscope may start a chromedriver of its
+   own. An unreachable endpoint must end the call with one line and exit 1, a bad URL exit 2.
 2. `--only alerts`: `promtool check rules` on the shipped rules (Rig/prometheus/callscope-alerts.yml)
    and on the test's copy (the same rules, `for:` shortened); then a real Prometheus with that
    copy scrapes a `callscope probe --metrics-port` whose first call succeeds and whose next
@@ -22,6 +23,7 @@ Usage: python3 Scripts/test_probes.py [--callscope .build/debug/callscope] [--on
 from __future__ import annotations
 
 import argparse
+import http.server
 import json
 import os
 import re
@@ -29,7 +31,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 
@@ -84,6 +88,42 @@ def process_table() -> dict[int, tuple[int, str]]:
 WD_LINK = Link("csprobe-wd", "csprobe-wd0", "csprobe-wd1", "10.203.7.1", "10.203.7.2")
 
 
+def grid_like_proxy(upstream: str, seen: dict[str, int]) -> http.server.ThreadingHTTPServer:
+    """An endpoint shaped like an older Selenium Grid: its WebDriver API under /wd/hub, forwarded
+    to `upstream`, and no DevTools passthrough (`goog/cdp/execute` answers 404 unknown command),
+    so the engine must fall back to WebDriver execute/async. `seen` counts the commands by kind."""
+
+    class Proxy(http.server.BaseHTTPRequestHandler):
+        def forward(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0") or 0)) if self.command == "POST" else None
+            path = self.path[len("/wd/hub"):] if self.path.startswith("/wd/hub") else None
+            kind = "cdp" if path and path.endswith("/goog/cdp/execute") else "execute/async" if path and path.endswith("/execute/async") else "other"
+            seen[kind] = seen.get(kind, 0) + 1
+            if path is None or kind == "cdp":
+                status, payload = 404, json.dumps({"value": {"error": "unknown command", "message": "not on this grid", "stacktrace": ""}}).encode()
+            else:
+                request = urllib.request.Request(upstream + path, data=body, method=self.command, headers={"Content-Type": "application/json"})
+                try:
+                    with urllib.request.urlopen(request, timeout=60) as r:
+                        status, payload = r.status, r.read()
+                except urllib.error.HTTPError as error:
+                    status, payload = error.code, error.read()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json; charset=utf-8")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
+        do_GET = do_POST = do_DELETE = forward
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
 def test_webdriver(callscope: str, tmp: str, procs: Processes) -> None:
     started = time.monotonic()
     WD_LINK.delete()                           # a killed run's namespace
@@ -98,11 +138,16 @@ def test_webdriver(callscope: str, tmp: str, procs: Processes) -> None:
                     os.path.join(tmp, "chromedriver-ns.out"))
         endpoint = f"http://{WD_LINK.ns_ip}:{port}"
         WebDriver(endpoint).wait_ready(20)
-        common = [callscope, "call", "--janus", janus, "--format", "ndjson", "--webdriver", endpoint]
+        # Alice straight to the chromedriver (DevTools passthrough); Bob through a Grid-like path
+        # without it (WebDriver execute/async).
+        seen: dict[str, int] = {}
+        proxy = grid_like_proxy(endpoint, seen)
+        grid = f"http://127.0.0.1:{proxy.server_address[1]}/wd/hub"
+        common = [callscope, "call", "--janus", janus, "--format", "ndjson"]
         alice_log, bob_log = os.path.join(tmp, "wd-alice.log"), os.path.join(tmp, "wd-bob.log")
-        alice = procs.spawn("alice", common + ["--display", "alice", "--publish", "--subscribe", "none", "--duration", "16"], alice_log)
+        alice = procs.spawn("alice", common + ["--webdriver", endpoint, "--display", "alice", "--publish", "--subscribe", "none", "--duration", "16"], alice_log)
         time.sleep(3)
-        bob = procs.spawn("bob", common + ["--display", "bob", "--duration", "10"], bob_log)
+        bob = procs.spawn("bob", common + ["--webdriver", grid, "--display", "bob", "--duration", "10"], bob_log)
         time.sleep(6)
         # Mid-call: where the browsers run, and who started chromedrivers.
         inside = set(int(p) for p in run(["ip", "netns", "pids", WD_LINK.ns], check=False).stdout.split() if p.isdigit())
@@ -123,6 +168,9 @@ def test_webdriver(callscope: str, tmp: str, procs: Processes) -> None:
               f"webdriver: bob's received video bytes must grow past 100 kB: {received}")
         check(max(rates, default=0) > 5, f"webdriver: bob decodes frames: {rates}")
         check(len(sent) >= 4 and sent[-1] > 100_000, f"webdriver: alice sends video: {sent[-3:]}")
+        proxy.shutdown()
+        check(seen.get("cdp") == 1 and seen.get("execute/async", 0) > 20,
+              f"webdriver: through the Grid-like path one DevTools attempt, then execute/async: {seen}")
 
         # An endpoint nobody listens on, and a bad URL.
         closed = free_tcp_port()
@@ -137,7 +185,7 @@ def test_webdriver(callscope: str, tmp: str, procs: Processes) -> None:
         check(bad.returncode == 2 and "--webdriver" in bad.stderr, f"webdriver: a bad URL exits 2: {bad.returncode} {bad.stderr}")
         both = subprocess.run([callscope, "call", "--janus", janus, "--webdriver", endpoint, "--chromium", "/x"], capture_output=True, text=True, timeout=30)
         check(both.returncode == 2, f"webdriver: --chromium with --webdriver exits 2: {both.returncode} {both.stderr}")
-        print(f"webdriver: alice and bob through the chromedriver at {endpoint} (namespace {WD_LINK.ns}): bob received "
+        print(f"webdriver: alice through the chromedriver at {endpoint} (namespace {WD_LINK.ns}), bob through {grid} ({seen}): bob received "
               f"{received[-1] if received else 0} B of video at up to {max(rates, default=0):.0f} fps, alice sent {sent[-1] if sent else 0} B; "
               f"an unreachable endpoint: exit {run_.returncode} in {unreachable_seconds:.1f} s: {lines[:1]}; {time.monotonic() - started:.1f} s")
     finally:
