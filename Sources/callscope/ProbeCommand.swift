@@ -69,6 +69,7 @@ struct ProbeCommand: Command {
             default: forCall.append(argument)
             }
         }
+        guard forCall.contains("--janus") else { throw UsageError("probe needs --janus URL") }
         call = try CallCommand(arguments: forCall)
     }
 
