@@ -93,7 +93,7 @@ struct ProbeCommand: Command {
     private func probe() async throws -> ExitCode {
         let end = CallEnd()
         defer { end.finish() }
-        let metrics = call.liveMetrics.isEmpty ? nil : try CallLiveMetrics(call.liveMetrics, call: call.display)
+        let metrics = call.liveMetrics.isEmpty ? nil : try CallLiveMetrics(call.liveMetrics, call: call.display, notify: Self.notice)
         if let port = metrics?.port { Self.notice("metrics at http://\(call.liveMetrics.host):\(port)/metrics") }
         var record = ProbeRecord(interval: every)
         metrics?.setExtraFamilies(record.families)
@@ -141,7 +141,7 @@ struct ProbeCommand: Command {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
-    private static func notice(_ text: String) {
+    @Sendable private static func notice(_ text: String) {
         FileHandle.standardError.write(Data("callscope probe: \(text)\n".utf8))
     }
 }
