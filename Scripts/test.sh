@@ -79,6 +79,10 @@ if ! "$venv/bin/python" -c "import opentelemetry.proto" 2>/dev/null; then
     "$venv/bin/pip" install -q "opentelemetry-proto==1.45.2"
 fi
 "$venv/bin/python" Scripts/test_exports.py --callscope .build/debug/callscope
+# Unattended probes (docs/live-calls.md): `call --webdriver` through a chromedriver in a network
+# namespace and a Grid-like path; `callscope probe` scraped by a real Prometheus with the shipped
+# alerting rules (for: shortened), which must fire once Janus is stopped. ~21-23 s + ~26-36 s (50-62 s).
+python3 Scripts/test_probes.py --callscope .build/debug/callscope
 # ASan (with LeakSanitizer; Scripts/lsan.supp names xctest's own two allocations) and TSan on the
 # reader and engine tests, each in its own scratch directory so the normal build is kept. The
 # VideoFrames tests are left out: they take minutes even unsanitized. ~95 s and ~105 s.

@@ -6,6 +6,14 @@ import RTCStats
 /// A ``MediaEngine`` that is one headless Chromium, driven over WebDriver by a chromedriver we
 /// start on a free port, with a page of ours that owns the `RTCPeerConnection`s.
 ///
+/// With ``ChromiumOptions/webDriverURL`` the browser is one a WebDriver endpoint already serves
+/// (another machine's chromedriver, a Selenium Grid): nothing then assumes it shares our
+/// loopback. The page is not a file of ours but injected: the browser opens `file:///` (its own
+/// root directory, a secure context, as `getUserMedia` needs) and the engine script is run in
+/// it over WebDriver; commands, replies and events all travel on the WebDriver connection we
+/// open, so the browser never connects back to us. Janus' media addresses (its ICE candidates)
+/// must be reachable from the browser's host; its HTTP API only from ours.
+///
 /// chromedriver runs one command at a time per session, so commands go out one at a time, none
 /// waits on the network inside the page, and each reply carries the page's queued events; when
 /// no command has run for ``ChromiumOptions/eventPollInterval`` the engine asks for them. The
@@ -20,7 +28,7 @@ public actor ChromiumMediaEngine: MediaEngine {
 
     let continuation: AsyncStream<MediaEngineEvent>.Continuation
     private let driver: WebDriverClient
-    private let process: ChildProcess
+    private let process: ChildProcess?
     private let session: String
     private let pollInterval: Duration
     private var nextPeerConnection = 0
@@ -35,7 +43,9 @@ public actor ChromiumMediaEngine: MediaEngine {
     var frameChannel: FrameChannelServer?
 
     /// Starts chromedriver and Chromium and loads the engine page.
+    /// With ``ChromiumOptions/webDriverURL``, opens a browser session at that endpoint instead.
     public static func launch(_ options: ChromiumOptions = .init()) async throws(MediaEngineError) -> ChromiumMediaEngine {
+        if let endpoint = options.webDriverURL { return try await attach(to: endpoint, options) }
         let files = FileManager.default
         for (what, path, package) in [("chromedriver", options.chromedriverPath, "chromium-driver"), ("Chromium", options.chromiumPath, "chromium")]
         where !files.isExecutableFile(atPath: path) {
@@ -92,7 +102,9 @@ public actor ChromiumMediaEngine: MediaEngine {
         }
     }
 
-    private init(driver: WebDriverClient, process: ChildProcess, session: String, browserVersion: String?, pollInterval: Duration) {
+    /// An engine on a browser session that is ready (its page loaded); `process` is our
+    /// chromedriver, `nil` for a WebDriver endpoint's browser.
+    init(driver: WebDriverClient, process: ChildProcess?, session: String, browserVersion: String?, pollInterval: Duration) {
         (events, continuation) = AsyncStream<MediaEngineEvent>.makeStream()
         self.driver = driver
         self.process = process
@@ -206,7 +218,7 @@ public actor ChromiumMediaEngine: MediaEngine {
         pollTask?.cancel()
         frameChannel?.stop()
         await driver.deleteSession(session)
-        await process.stop()
+        await process?.stop()
         continuation.finish()
         for waiter in commandWaiters { waiter.resume() }
         commandWaiters.removeAll()
@@ -237,7 +249,7 @@ public actor ChromiumMediaEngine: MediaEngine {
                 commandWaiters.removeFirst().resume()
             }
         }
-        let reply = try await driver.executeAsync(session: session, script: Self.runScript, args: [.string(command), .array(args)])
+        let reply = try await driver.engineCommand(session: session, command, args, fallbackScript: Self.runScript)
         deliver(reply["events"]?.array ?? [])
         if let dropped = reply["droppedEvents"]?.number, Int(dropped) > pageDropped {
             droppedEvents += Int(dropped) - pageDropped
@@ -249,7 +261,7 @@ public actor ChromiumMediaEngine: MediaEngine {
         return reply["result"] ?? .null
     }
 
-    private func startPolling() {
+    func startPolling() {
         let interval = pollInterval
         pollTask = Task { [weak self] in
             while !Task.isCancelled {

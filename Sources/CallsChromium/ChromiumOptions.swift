@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where chromedriver and Chromium are and how Chromium is started.
 public struct ChromiumOptions: Sendable, Hashable {
     /// The chromedriver executable (Debian: `chromium-driver`).
@@ -17,11 +19,20 @@ public struct ChromiumOptions: Sendable, Hashable {
     /// A directory for the page, Chromium's profile and chromedriver's log; a fresh temporary
     /// one when `nil`.
     public var workDirectory: String?
+    /// A WebDriver endpoint that already serves browsers (`http://host:port`, a chromedriver
+    /// elsewhere or a Selenium Grid, with its path such as `/wd/hub` when it has one): the
+    /// engine creates its browser session there instead of starting chromedriver, and nothing
+    /// assumes that browser shares our loopback (see ``ChromiumMediaEngine``). `nil`: our own
+    /// chromedriver and Chromium, on this host. With an endpoint, ``chromedriverPath``,
+    /// ``chromiumPath`` and ``workDirectory`` are not used (the endpoint's own browser runs
+    /// with its own profile), and ``fakeCameraFile`` is a path on the browser's host.
+    public var webDriverURL: URL?
 
     /// Creates options with Debian's paths.
     public init(chromedriverPath: String = "/usr/bin/chromedriver", chromiumPath: String = "/usr/lib/chromium/chromium",
                 fakeCameraFrameRate: Int = 30, fakeCameraFile: String? = nil, allowLoopbackInPeerConnection: Bool = true,
-                extraArguments: [String] = [], eventPollInterval: Duration = .milliseconds(100), workDirectory: String? = nil) {
+                extraArguments: [String] = [], eventPollInterval: Duration = .milliseconds(100), workDirectory: String? = nil,
+                webDriverURL: URL? = nil) {
         self.chromedriverPath = chromedriverPath
         self.chromiumPath = chromiumPath
         self.fakeCameraFrameRate = fakeCameraFrameRate
@@ -30,15 +41,17 @@ public struct ChromiumOptions: Sendable, Hashable {
         self.extraArguments = extraArguments
         self.eventPollInterval = eventPollInterval
         self.workDirectory = workDirectory
+        self.webDriverURL = webDriverURL
     }
 
     /// The switches Chromium runs with: headless, fake camera and microphone without a prompt,
-    /// no throttling of a background page, mDNS hiding of host candidates off.
-    func chromiumArguments(profile: String) -> [String] {
+    /// no throttling of a background page, mDNS hiding of host candidates off; `profile` is the
+    /// user-data directory (`nil`: the one the WebDriver endpoint picks).
+    func chromiumArguments(profile: String?) -> [String] {
         var arguments = [
             "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--mute-audio",
             "--use-fake-device-for-media-stream=fps=\(fakeCameraFrameRate)", "--use-fake-ui-for-media-stream",
-            "--user-data-dir=\(profile)", "--autoplay-policy=no-user-gesture-required",
+            "--autoplay-policy=no-user-gesture-required",
             "--no-first-run", "--no-default-browser-check", "--disable-extensions",
             "--disable-background-networking", "--disable-component-update", "--disable-sync",
             "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
@@ -46,6 +59,7 @@ public struct ChromiumOptions: Sendable, Hashable {
             "--disable-features=WebRtcHideLocalIpsWithMdns,MediaRouter,OptimizationHints,Translate",
             "--allow-file-access-from-files",
         ]
+        if let profile { arguments.append("--user-data-dir=\(profile)") }
         if let fakeCameraFile { arguments.append("--use-file-for-fake-video-capture=\(fakeCameraFile)") }
         if allowLoopbackInPeerConnection { arguments.append("--allow-loopback-in-peer-connection") }
         return arguments + extraArguments

@@ -5,7 +5,8 @@ import Darwin
 #endif
 import Dispatch
 
-/// A minimal HTTP/1.1 client for chromedriver on 127.0.0.1.
+/// A minimal HTTP/1.1 client for chromedriver: ours on 127.0.0.1, or a WebDriver endpoint
+/// elsewhere (`callscope call --webdriver`), plain HTTP.
 ///
 /// Foundation's URLSession on Linux cannot read chromedriver's replies: chromedriver writes
 /// headers without a space after the colon (`Content-Length:251`), and libcurl's header callback
@@ -20,44 +21,38 @@ struct LoopbackHTTPClient: Sendable {
         var body: [UInt8]
     }
 
+    /// The server's host name or address (`127.0.0.1` for our own chromedriver).
+    let host: String
     let port: UInt16
     private let queue = DispatchQueue(label: "callscope.chromium.http")
 
-    init(port: UInt16) { self.port = port }
+    init(host: String = "127.0.0.1", port: UInt16) {
+        self.host = host
+        self.port = port
+    }
 
     func send(method: String, path: String, body: [UInt8]?, timeoutSeconds: Int) async throws(LoopbackHTTPError) -> Reply {
-        let port = port
+        let (host, port) = (host, port)
         let result: Result<Reply, LoopbackHTTPError> = await withCheckedContinuation { continuation in
             queue.async {
                 continuation.resume(returning: Result { () throws(LoopbackHTTPError) -> Reply in
-                    try Self.exchange(port: port, method: method, path: path, body: body, timeoutSeconds: timeoutSeconds)
+                    try Self.exchange(host: host, port: port, method: method, path: path, body: body, timeoutSeconds: timeoutSeconds)
                 })
             }
         }
         return try result.get()
     }
 
-    private static func exchange(port: UInt16, method: String, path: String, body: [UInt8]?, timeoutSeconds: Int) throws(LoopbackHTTPError) -> Reply {
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard fd >= 0 else { throw LoopbackHTTPError("socket: \(String(cString: strerror(errno)))") }
+    private static func exchange(host: String, port: UInt16, method: String, path: String, body: [UInt8]?,
+                                 timeoutSeconds: Int) throws(LoopbackHTTPError) -> Reply {
+        let fd = try connectedSocket(host: host, port: port, timeoutSeconds: timeoutSeconds)
         defer { close(fd) }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw LoopbackHTTPError("connect to 127.0.0.1:\(port): \(String(cString: strerror(errno)))") }
 
-        var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        let hostHeader = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        var request = "\(method) \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\nConnection: close\r\n"
         if let body { request += "Content-Type: application/json; charset=utf-8\r\nContent-Length: \(body.count)\r\n" }
         request += "\r\n"
         let bytes = Array(request.utf8) + (body ?? [])
@@ -94,6 +89,54 @@ struct LoopbackHTTPClient: Sendable {
         var payload = Array(response[headerEnd...])
         if let expectedLength, payload.count > expectedLength { payload = Array(payload.prefix(expectedLength)) }
         return Reply(status: status, body: payload)
+    }
+
+    /// A TCP socket connected to `host:port` (each address the name resolves to, in turn), within
+    /// `timeoutSeconds` per address: an endpoint that drops our SYNs fails in seconds, not after
+    /// the kernel's two minutes of retries.
+    private static func connectedSocket(host: String, port: UInt16, timeoutSeconds: Int) throws(LoopbackHTTPError) -> Int32 {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        #if canImport(Glibc)
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        #else
+        hints.ai_socktype = SOCK_STREAM
+        #endif
+        var list: UnsafeMutablePointer<addrinfo>?
+        let resolved = getaddrinfo(host, String(port), &hints, &list)
+        guard resolved == 0, let first = list else {
+            throw LoopbackHTTPError("cannot resolve \(host): \(String(cString: gai_strerror(resolved)))")
+        }
+        defer { freeaddrinfo(first) }
+        var lastError = "no address"
+        var next: UnsafeMutablePointer<addrinfo>? = first
+        while let info = next {
+            next = info.pointee.ai_next
+            let fd = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
+            guard fd >= 0 else { lastError = String(cString: strerror(errno)); continue }
+            let flags = fcntl(fd, F_GETFL, 0)
+            _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+            var result = connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen)
+            if result != 0, errno == EINPROGRESS {
+                var waiter = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                let ready = poll(&waiter, 1, Int32(min(timeoutSeconds, 30) * 1000))
+                var socketError: Int32 = 0
+                var length = socklen_t(MemoryLayout<Int32>.size)
+                getsockopt(fd, SOL_SOCKET, SO_ERROR, &socketError, &length)
+                if ready == 1, socketError == 0 {
+                    result = 0
+                } else {
+                    errno = ready == 0 ? ETIMEDOUT : socketError
+                }
+            }
+            if result == 0 {
+                _ = fcntl(fd, F_SETFL, flags)
+                return fd
+            }
+            lastError = String(cString: strerror(errno))
+            close(fd)
+        }
+        throw LoopbackHTTPError("connect to \(host):\(port): \(lastError)")
     }
 
     /// The index just past the blank line that ends the headers.

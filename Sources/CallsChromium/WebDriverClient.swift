@@ -1,13 +1,36 @@
 import Calls
+import CallScopeCore
+import Foundation
 import RTCStats
 
-/// The few W3C WebDriver commands the engine needs, over HTTP to chromedriver.
+/// The few W3C WebDriver commands the engine needs, over HTTP to chromedriver (ours, or any
+/// WebDriver endpoint: another machine's chromedriver, a Selenium Grid).
 struct WebDriverClient: Sendable {
     let http: LoopbackHTTPClient
+    /// The endpoint's path before `/session` (`/wd/hub` on older Selenium Grids), without a
+    /// trailing slash; empty for chromedriver.
+    let basePath: String
+    /// Whether engine commands still go through DevTools' `Runtime.evaluate` (false once the
+    /// endpoint said it has no `goog/cdp/execute`; see `engineCommand`).
+    let usesDevToolsEvaluate = Locked(true)
 
     /// A client of the chromedriver listening on `127.0.0.1:port`.
     init(port: UInt16) {
         http = LoopbackHTTPClient(port: port)
+        basePath = ""
+    }
+
+    /// A client of the WebDriver endpoint at `endpoint` (`http://host:port[/path]`); `nil` when
+    /// it is not such a URL.
+    init?(endpoint: URL) {
+        guard endpoint.scheme?.lowercased() == "http", let host = endpoint.host, !host.isEmpty,
+              endpoint.query == nil, endpoint.user == nil else { return nil }
+        let port = endpoint.port ?? 80
+        guard (1...65_535).contains(port) else { return nil }
+        http = LoopbackHTTPClient(host: host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host, port: UInt16(port))
+        var path = endpoint.path
+        while path.hasSuffix("/") { path.removeLast() }
+        basePath = path
     }
 
     /// `nil` when `GET /status` says ready, else why not.
@@ -16,7 +39,7 @@ struct WebDriverClient: Sendable {
             let value = try await call("GET", "/status", timeout: 2)
             return value["ready"]?.bool == true ? nil : "status \(JSONWriter.string(value).prefix(200))"
         } catch {
-            return error.description
+            return error.message
         }
     }
 
@@ -43,14 +66,20 @@ struct WebDriverClient: Sendable {
                        .object([StatsField("script", .string(script)), StatsField("args", .array(args))]), timeout: timeout)
     }
 
+    /// `execute/sync`: runs `script` in the page and returns what it returns.
+    func executeSync(session: String, script: String, args: [JSONValue] = [], timeout: Int = 30) async throws(MediaEngineError) -> JSONValue {
+        try await call("POST", "/session/\(session)/execute/sync",
+                       .object([StatsField("script", .string(script)), StatsField("args", .array(args))]), timeout: timeout)
+    }
+
     func deleteSession(_ session: String) async {
         _ = try? await call("DELETE", "/session/\(session)", timeout: 10)
     }
 
-    private func call(_ method: String, _ path: String, _ body: JSONValue? = nil, timeout: Int = 30) async throws(MediaEngineError) -> JSONValue {
+    func call(_ method: String, _ path: String, _ body: JSONValue? = nil, timeout: Int = 30) async throws(MediaEngineError) -> JSONValue {
         let reply: LoopbackHTTPClient.Reply
         do {
-            reply = try await http.send(method: method, path: path,
+            reply = try await http.send(method: method, path: basePath + path,
                                         body: method == "POST" ? Array(JSONWriter.string(body ?? .object([])).utf8) : nil,
                                         timeoutSeconds: timeout)
         } catch {

@@ -15,7 +15,7 @@ struct CallCommand: Command {
     static let summary = "Join a Janus room as a live client and print what the SDK reports."
     static let help = """
     callscope call --janus URL [--room N] [--publish] [--subscribe all|none] [--duration S]
-                   [--format text|ndjson] [--display NAME] [--chromedriver PATH] [--chromium PATH]
+                   [--format text|ndjson] [--display NAME] [--chromedriver PATH] [--chromium PATH | --webdriver URL]
                    [--stun HOST:PORT [--turn HOST:PORT --user U --password P]]
                    [--record FILE] [--report FILE]
                    [--metrics-port N [--metrics-host ADDR]] [--push URL] [--otlp URL]
@@ -34,6 +34,14 @@ struct CallCommand: Command {
     (default) subscribes to every other stream; --duration defaults to 30; SIGINT or SIGTERM
     ends the call earlier, as cleanly (it hangs up and writes --record), also when it comes
     during the start-up (the call then ends as soon as it has started).
+    --webdriver URL drives a browser a WebDriver endpoint already serves (a chromedriver on
+    another host started with --allowed-ips, a Selenium Grid: http://HOST:PORT[/PATH]) instead of
+    starting chromedriver and Chromium here (then --chromedriver and --chromium are refused and
+    --camera-file is a path on the browser's host). The browser needs no route back to us: it
+    opens file:/// and the engine page is injected over WebDriver, whose connection we open and
+    which carries every command, reply and event. Janus' media addresses (its ICE candidates)
+    must be reachable from the browser's host; its HTTP API (--janus) only from here. An
+    endpoint that cannot be reached or gives no session ends the call with one line, exit 1.
     --record FILE writes a webrtc-stats-recording (plain ndjson) of every report and sender-stats
     message the SDK fed its stats monitors, the subscribers' stream bindings, the receive limits
     the layer policy gave them when it decided (subscriber.receiveLimit {limit, stream}) and the
@@ -84,6 +92,7 @@ struct CallCommand: Command {
             return value
         }
         var probes = CallDiscoverabilityOptions()
+        var ownBrowserOptions: [String] = []
         while let argument = remaining.popFirst() {
             switch argument {
             case _ where CallDiscoverabilityOptions.options.contains(argument): try probes.take(argument, value(argument))
@@ -109,8 +118,9 @@ struct CallCommand: Command {
                 guard let parsed = Format(rawValue: try value(argument)) else { throw UsageError("--format takes 'text' or 'ndjson'") }
                 format = parsed
             case "--display": display = try value(argument)
-            case "--chromedriver": chromium.chromedriverPath = try value(argument)
-            case "--chromium": chromium.chromiumPath = try value(argument)
+            case "--chromedriver": chromium.chromedriverPath = try value(argument); ownBrowserOptions.append(argument)
+            case "--chromium": chromium.chromiumPath = try value(argument); ownBrowserOptions.append(argument)
+            case "--webdriver": chromium.webDriverURL = try Self.webDriverEndpoint(try value(argument))
             case "--record": record = try value(argument)
             case "--report": report = try value(argument)
             case "--preferred-resolution":
@@ -129,6 +139,9 @@ struct CallCommand: Command {
             }
         }
         guard janus != nil else { throw UsageError("call needs --janus URL") }
+        if chromium.webDriverURL != nil, let option = ownBrowserOptions.first {
+            throw UsageError("\(option) starts our own browser; with --webdriver the endpoint's browser is used")
+        }
         discoverability = try probes.discoverability()
         media.apply(to: &chromium)
     }
@@ -147,7 +160,6 @@ struct CallCommand: Command {
     }
 
     private func call() async throws {
-        guard let janus else { return }
         let end = CallEnd()
         defer { end.finish() }
         if let report, !FileManager.default.createFile(atPath: report, contents: nil) { throw UsageError("--report: cannot create \(report)") }
@@ -155,6 +167,25 @@ struct CallCommand: Command {
         let metrics = liveMetrics.isEmpty ? nil : try CallLiveMetrics(liveMetrics, call: display)
         if let port = metrics?.port { CallLiveMetrics.standardErrorLine("metrics at http://\(liveMetrics.host):\(port)/metrics") }
         let out = CallEventPrinter(format: format, recorder: recorder, metrics: metrics)
+        let exports = metrics?.exportPeriodically(every: CallSessionConfiguration().statsInterval) ?? []
+        do {
+            _ = try await makeCall(until: end, printer: out)
+        } catch {
+            for task in exports { task.cancel() }
+            try? await metrics?.finish()
+            throw error
+        }
+        for task in exports { task.cancel() }
+        try await metrics?.finish()
+    }
+
+    /// One call, with a fresh browser: joins, publishes and subscribes as asked until
+    /// `--duration` or a signal (what ended it is returned), hangs up, and writes `--record` and
+    /// `--report`. `joined` runs once the session has connected. `callscope probe` makes its
+    /// calls with it too.
+    func makeCall(until end: CallEnd, printer out: CallEventPrinter, joined: @Sendable () -> Void = {}) async throws -> CallEnd.Cause {
+        guard let janus else { return .duration }
+        let recorder = out.recorder
         let saver = try saveVideo.map { try CallVideoSaver(directory: $0, frameRate: media.localMedia.frameRate) }
         let engine = try await ChromiumMediaEngine.launch(chromium)
         if saver != nil {
@@ -165,8 +196,6 @@ struct CallCommand: Command {
         }
         let session = CallSession(signaling: JanusSignaling(url: janus, room: room), engine: engine,
                                   clock: ContinuousClock(), wallClock: Date.init, discoverability: discoverability)
-        let exports = metrics?.exportPeriodically(every: session.configuration.statsInterval) ?? []
-        defer { for task in exports { task.cancel() } }
         if let recorder { await session.record(to: recorder.writer, peer: display) }
         var followers: [Task<Void, Never>] = []
         let sessionEvents = session.events
@@ -191,8 +220,10 @@ struct CallCommand: Command {
                 }
             }
         })
+        let cause: CallEnd.Cause
         do {
             try await session.connect(display: display)
+            joined()
             if publish {
                 let publisher = CallPublisher(settings: CallPublisherSettings(name: display, media: media.localMedia, senderStatsTrack: true,
                                                                               audioFallbackEnabled: publisherAudioFallback))
@@ -201,15 +232,14 @@ struct CallCommand: Command {
                 try await session.publish(publisher)
                 if let stream = publisher.stream { recorder?.noteStream(stream, own: true); out.line(callback: TimelineEventName.publisherStreamCreated, peer: "publisher", stream: stream.streamId, data: CallEventPrinter.json(stream)) }
             }
-            _ = await end.wait(seconds: duration)
+            cause = await end.wait(seconds: duration)
         } catch {
             await session.disconnect()
+            for task in followers { task.cancel() }
             await engine.shutdown()
             if let recording = try? recorder?.finish(browser: engine.browserVersion.map { "Chromium " + $0 }, sfu: nil, intervalMilliseconds: 1000) {
                 try? writeReport(of: recording)
             }
-            for task in exports { task.cancel() }
-            try? await metrics?.finish()
             _ = try? saver?.finish()
             throw error
         }
@@ -222,8 +252,16 @@ struct CallCommand: Command {
                                              intervalMilliseconds: Double(session.configuration.statsInterval.components.seconds) * 1000
                                                  + Double(session.configuration.statsInterval.components.attoseconds) / 1e15)
         if let recording { try writeReport(of: recording) }
-        for task in exports { task.cancel() }
-        try await metrics?.finish()
+        return cause
+    }
+
+    /// `--webdriver URL`: a plain-HTTP WebDriver endpoint (`http://HOST:PORT[/PATH]`).
+    static func webDriverEndpoint(_ text: String) throws -> URL {
+        guard let url = URL(string: text), url.scheme == "http", let host = url.host, !host.isEmpty, url.query == nil, url.user == nil,
+              (url.port ?? 80) > 0, (url.port ?? 80) <= 65_535 else {
+            throw UsageError("--webdriver takes a WebDriver endpoint http://HOST:PORT[/PATH] (chromedriver, Selenium Grid), not '\(text)'")
+        }
+        return url
     }
 
     /// `--report`: the page `callscope report` writes for the call's own recording.

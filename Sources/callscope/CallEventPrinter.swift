@@ -20,12 +20,16 @@ final class CallEventPrinter: Sendable {
     let recorder: CallRecorder?
     /// Also feeds the stats callbacks to `--metrics-port`/`--push`/`--otlp`, when asked for.
     let metrics: CallLiveMetrics?
+    /// Also tallies the stats callbacks for `callscope probe`'s summary line, when probing.
+    let outcome: Locked<CallOutcome>?
 
-    init(format: CallCommand.Format, recorder: CallRecorder? = nil, metrics: CallLiveMetrics? = nil, start: Double = Date().timeIntervalSince1970 * 1000,
+    init(format: CallCommand.Format, recorder: CallRecorder? = nil, metrics: CallLiveMetrics? = nil, outcome: Locked<CallOutcome>? = nil,
+         start: Double = Date().timeIntervalSince1970 * 1000,
          output: @escaping @Sendable (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) }) {
         self.format = format
         self.recorder = recorder
         self.metrics = metrics
+        self.outcome = outcome
         self.output = output
         text = Locked(CallbackTextPrinter(clockStyle: .wallClock, origin: start))
     }
@@ -126,6 +130,7 @@ final class CallEventPrinter: Sendable {
         var callback = callback
         if (callback.stream ?? .sole) == .sole { callback.stream = StreamID(stream) }
         metrics?.ingest(callback)
+        outcome?.withLock { $0.ingest(callback) }
         switch format {
         case .ndjson: write(callback.ndjsonLine)
         case .text:

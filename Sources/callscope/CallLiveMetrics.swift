@@ -8,6 +8,8 @@ import Observability
 /// `--metrics-port` serves on each scrape and `--push`/`--otlp` send every interval.
 final class CallLiveMetrics: Sendable {
     private let collector = Locked(CallMetricsCollector())
+    /// Families set from outside the callbacks (`callscope probe`'s own), served after the call's.
+    private let extraFamilies = Locked<[CallMetricFamily]>([])
     private let server: MetricsHTTPServer?
     private let exporters: [LiveExporter]
     /// Where the exporters' notices go (standard error; a test collects them).
@@ -27,9 +29,9 @@ final class CallLiveMetrics: Sendable {
         self.notify = notify
         self.exporters = exporters.map { LiveExporter(option: $0.option, exporter: $0.exporter) }
         if let port {
-            let collector = collector
+            let (collector, extraFamilies) = (collector, extraFamilies)
             server = try MetricsHTTPServer(host: host, port: port) {
-                PrometheusTextEncoder.encode(collector.withLock { $0.snapshot() })
+                PrometheusTextEncoder.encode(Self.snapshot(collector, extraFamilies))
             }
         } else {
             server = nil
@@ -51,7 +53,23 @@ final class CallLiveMetrics: Sendable {
 
     /// The metrics as they stand.
     func snapshot() -> CallMetricsSnapshot {
-        collector.withLock { $0.snapshot() }
+        Self.snapshot(collector, extraFamilies)
+    }
+
+    private static func snapshot(_ collector: Locked<CallMetricsCollector>, _ extra: Locked<[CallMetricFamily]>) -> CallMetricsSnapshot {
+        var snapshot = collector.withLock { $0.snapshot() }
+        snapshot.families += extra.withLock { $0 }
+        return snapshot
+    }
+
+    /// Replaces the families served after the call's own (`callscope probe`'s metrics).
+    func setExtraFamilies(_ families: [CallMetricFamily]) {
+        extraFamilies.withLock { $0 = families }
+    }
+
+    /// A probe's next call starts (``CallMetricsCollector/startNewCall()``).
+    func startNewCall() {
+        collector.withLock { $0.startNewCall() }
     }
 
     /// Sends the snapshot to every exporter every `interval` until cancelled (nothing before the

@@ -56,4 +56,20 @@ import Testing
         #expect(points.map(\.value) == [120_000])
         #expect(points.first?.labels == [CallMetricLabel("layer", "q"), CallMetricLabel("peer", "publisher")])
     }
+
+    @Test func aProbesNextCallDropsThePreviousStreamsAndCountsNoGapInAnyCondition() {
+        var collector = CallMetricsCollector()
+        collector.ingest(Fixture.publisherLink(at: 1_000, condition: .good))
+        collector.ingest(Fixture.publisherLink(at: 2_000, condition: .good))                      // 1 s good
+        collector.ingest(Fixture.subscriberVideo(at: 2_000, bytes: 5_000, received: 5, lost: 0, bitrate: 40_000))
+        collector.startNewCall()
+        collector.ingest(Fixture.publisherLink(at: 302_000, condition: .good))                    // 300 s later: a new interval, not 300 s good
+        collector.ingest(Fixture.publisherLink(at: 304_000, condition: .fair))                    // 2 s fair
+        let snapshot = collector.snapshot()
+        let uplink = ["peer": "publisher", "link": "uplink"]
+        #expect(value(snapshot, "callscope_network_condition_seconds_total", uplink.merging(["condition": "good"]) { $1 }) == 1)
+        #expect(value(snapshot, "callscope_network_condition_seconds_total", uplink.merging(["condition": "fair"]) { $1 }) == 2)
+        #expect(snapshot.family(prometheusName: "callscope_subscriber_video_received_bytes_total") == nil)
+        #expect(snapshot.families.allSatisfy { $0.points.allSatisfy { !$0.labels.contains { $0.name == "stream" } } })
+    }
 }

@@ -95,6 +95,19 @@ public struct CallMetricsCollector: Sendable {
         }
     }
 
+    /// Starts the next call of a probe that keeps one collector for many calls (`callscope
+    /// probe`): a link's first callback in the new call starts its interval anew (the gap
+    /// between calls counts in no condition), and the series of the previous call's streams
+    /// (those labelled `stream`: each call subscribes to new stream ids) are dropped, so the
+    /// metrics hold one call's streams, not every call's. Series without a stream (the
+    /// publisher's, the last sample time) stay; their totals start again from the new call's.
+    public mutating func startNewCall() {
+        previousLinkTime.removeAll()
+        for (name, points) in values {
+            values[name] = points.filter { key, _ in !key.contains { $0.name == "stream" } }
+        }
+    }
+
     /// Every metric as it stands, in the catalog's order.
     public func snapshot() -> CallMetricsSnapshot {
         let families = CallMetricDescriptor.catalog.compactMap { descriptor -> CallMetricFamily? in
