@@ -40,10 +40,12 @@ extension ChromiumMediaEngine {
         return engine
     }
 
-    /// Replaces the directory listing with an empty page and runs the engine script in it;
+    /// Replaces the directory listing with an empty page and runs the page's scripts in it (the
+    /// frame pump, then the engine, as `EnginePage.html` has them);
     /// returns whether the page is a secure context with the engine installed.
     private static let injection = """
         document.documentElement.innerHTML = '<head><meta charset="utf-8"><title>CallScope media engine</title></head><body></body>';
+        \(EnginePage.framePumpScript)
         \(EnginePage.script)
         return window.isSecureContext && !!window.callscopeEngine ? true : String(window.isSecureContext);
         """
