@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "VideoFramesReference", dependencies: ["VideoFrames"]),
         .target(name: "Calls", dependencies: ["CallScopeCore", "Observability", "RTCStats", "Connectivity", "VideoFrames"]),
         .target(name: "CallsJanus", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats"]),
-        .target(name: "CallsChromium", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats", "VideoFrames", "Connectivity", "WebSocket"]),
+        .target(name: "CallsChromium", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats", "VideoFrames", "WebSocket"]),
         .target(name: "CallScopeTesting", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats", "VideoFrames"]),
         .target(name: "CallScopeReplay", dependencies: ["Observability", "RTCStats"]),
         // Discoverability: the portable part (crypto, STUN codec, state machine; no I/O, no clock)
