@@ -36,18 +36,21 @@ let package = Package(
         .target(name: "VideoFramesReference", dependencies: ["VideoFrames"]),
         .target(name: "Calls", dependencies: ["CallScopeCore", "Observability", "RTCStats", "Connectivity", "VideoFrames"]),
         .target(name: "CallsJanus", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats"]),
-        .target(name: "CallsChromium", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats", "VideoFrames", "Connectivity"]),
+        .target(name: "CallsChromium", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats", "VideoFrames", "WebSocket"]),
         .target(name: "CallScopeTesting", dependencies: ["CallScopeCore", "Calls", "Observability", "RTCStats", "VideoFrames"]),
         .target(name: "CallScopeReplay", dependencies: ["Observability", "RTCStats"]),
         // Discoverability: the portable part (crypto, STUN codec, state machine; no I/O, no clock)
         // and the platform part (POSIX sockets, the clock) that runs the probes.
         .target(name: "Connectivity", dependencies: ["CallScopeCore"]),
         .target(name: "ConnectivityProbe", dependencies: ["Connectivity"]),
+        // RFC 6455, portable and for both ends (no I/O): the handshakes, the frame header and
+        // decoder for either role, the encoder. Used by the XMPP client and the frame channel.
+        .target(name: "WebSocket", dependencies: ["Connectivity"]),
         .target(name: "CallScopeExport", dependencies: ["CallScopeCore", "Observability"]),
         // XMPP (docs/peer-to-peer.md): the portable protocol core (XML, SASL, stream negotiation,
         // roster, XEP-0198/0215; no I/O, no clock) and the client with its WebSocket transports.
         .target(name: "XMPP", dependencies: ["CallScopeCore", "Connectivity"]),
-        .target(name: "XMPPClient", dependencies: ["CallScopeCore", "Connectivity", "ConnectivityProbe", "XMPP"]),
+        .target(name: "XMPPClient", dependencies: ["CallScopeCore", "Connectivity", "ConnectivityProbe", "XMPP", "WebSocket"]),
         // Friend connections (issue 24 item 2), portable: the path tracker as a value (no I/O).
         .target(name: "FriendConnections", dependencies: ["XMPP"]),
         .executableTarget(name: "callscope", dependencies: ["CallScopeCore", "RTCStats", "Observability", "CallScopeReplay", "CallScopeExport", "VideoFrames", "VideoFramesReference", "Connectivity", "ConnectivityProbe", "Calls", "CallsJanus", "CallsChromium", "XMPP", "XMPPClient"]),
@@ -72,11 +75,12 @@ let package = Package(
         .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "VideoFramesReference", "RTCStats", "CallScopeTestSupport"]),
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "ConnectivityProbe", "CallScopeTestSupport"]),
         .testTarget(name: "XMPPTests", dependencies: ["XMPP", "XMPPClient", "Connectivity"]),
+        .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),
         .testTarget(name: "FriendConnectionsTests", dependencies: ["FriendConnections", "XMPP"]),
         // The XMPP client on a real Prosody and coturn (CALLSCOPE_REAL=1; Scripts/test.sh).
         .testTarget(name: "XMPPRealTests", dependencies: ["XMPP", "XMPPClient", "Connectivity", "ConnectivityProbe"]),
         .testTarget(name: "CallsTests", dependencies: ["CallScopeCore", "Calls", "CallsJanus", "CallScopeTesting", "Observability", "RTCStats", "Connectivity", "VideoFrames"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "CallsRealTests", dependencies: ["CallScopeCore", "Calls", "CallScopeTesting", "CallsJanus", "CallsChromium", "Observability", "RTCStats", "Connectivity", "ConnectivityProbe", "VideoFrames"]),
+        .testTarget(name: "CallsRealTests", dependencies: ["CallScopeCore", "Calls", "CallScopeTesting", "CallsJanus", "CallsChromium", "Observability", "RTCStats", "Connectivity", "ConnectivityProbe", "VideoFrames", "WebSocket"]),
     ]
 )
 

@@ -4,10 +4,12 @@ import Glibc
 @testable import CallsChromium
 import Foundation
 import VideoFrames
+import WebSocket
 
-/// A WebSocket client over a plain socket, written for the frame-channel tests from RFC 6455
-/// (it is not the server's code read backwards): it opens with a handshake and sends masked
-/// binary messages, optionally cut into several frames.
+/// A WebSocket client over a plain socket for the frame-channel tests: it opens with a
+/// handshake and sends masked binary messages, optionally cut into several frames. Requests
+/// and frames come from the WebSocket module's client side, checked against RFC 6455's
+/// examples in WebSocketTests; the server reads them with its own streaming reader.
 final class FrameChannelClient {
     let fd: Int32
     /// The server's `101` reply head.
@@ -26,7 +28,7 @@ final class FrameChannelClient {
         guard connected == 0 else { throw ClientError("connect: \(errno)") }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        try write(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n".utf8))
+        try write(WebSocketClientHandshake(host: "127.0.0.1", port: port, path: path, subprotocol: nil, key: key).request)
         var head: [UInt8] = []
         var byte: UInt8 = 0
         while !head.suffix(4).elementsEqual([13, 10, 13, 10]) {
@@ -43,26 +45,14 @@ final class FrameChannelClient {
         let size = max(1, (payload.count + pieces - 1) / max(pieces, 1))
         var chunks = stride(from: 0, to: payload.count, by: size).map { Array(payload[$0..<min($0 + size, payload.count)]) }
         if chunks.isEmpty { chunks = [[]] }
+        guard let first = WebSocketFrameEncoder.Opcode(rawValue: opcode) else { throw ClientError("opcode \(opcode) is not one the encoder writes") }
         for (index, chunk) in chunks.enumerated() {
-            let fin: UInt8 = index == chunks.count - 1 ? 0x80 : 0
-            var frame: [UInt8] = [fin | (index == 0 ? opcode : 0)]
-            switch chunk.count {
-            case ..<126: frame.append(0x80 | UInt8(chunk.count))
-            case ..<65_536: frame += [0x80 | 126, UInt8(chunk.count >> 8), UInt8(chunk.count & 0xff)]
-            default: frame.append(0x80 | 127); frame += (0..<8).reversed().map { UInt8(truncatingIfNeeded: UInt64(chunk.count) >> (8 * UInt64($0))) }
-            }
-            frame += mask
-            let header = frame.count
-            frame += chunk
-            frame.withUnsafeMutableBufferPointer { bytes in
-                for index in 0..<chunk.count { bytes[header + index] ^= mask[index & 3] }
-            }
-            try write(frame)
+            try write(WebSocketFrameEncoder.frame(index == 0 ? first : .continuation, chunk, maskingKey: mask, final: index == chunks.count - 1))
         }
     }
 
     /// Sends a close frame.
-    func sendClose() throws { try write([0x88, 0x80, 1, 2, 3, 4]) }
+    func sendClose() throws { try write(WebSocketFrameEncoder.frame(.close, [], maskingKey: [1, 2, 3, 4])) }
 
     func write(_ bytes: [UInt8]) throws {
         var sent = 0

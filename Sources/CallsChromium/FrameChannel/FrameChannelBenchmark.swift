@@ -5,6 +5,7 @@ import Darwin
 #endif
 import CallScopeCore
 import Foundation
+import WebSocket
 
 /// The Swift end of the frame channel on its own (`callscope bench`, docs/video-chromium.md):
 /// a loopback client sends the same masked 960x540 I420 frame message as fast as the server
@@ -56,10 +57,7 @@ package enum FrameChannelBenchmark {
     /// A binary message of `header` and `planes` bytes, in one masked frame.
     private static func maskedMessage(header: [UInt8], planes: Int) -> [UInt8] {
         let payload = header + (0..<planes).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        let mask: [UInt8] = [0x5a, 0x13, 0xc7, 0x81]
-        var frame: [UInt8] = [0x82, 0x80 | 127] + (0..<8).reversed().map { UInt8(truncatingIfNeeded: UInt64(payload.count) >> (8 * UInt64($0))) } + mask
-        frame += payload.enumerated().map { $0.element ^ mask[$0.offset & 3] }
-        return frame
+        return WebSocketFrameEncoder.frame(.binary, payload, maskingKey: [0x5a, 0x13, 0xc7, 0x81])
     }
 
     private static func openConnection(port: UInt16, path: String) throws -> Int32 {
@@ -76,12 +74,16 @@ package enum FrameChannelBenchmark {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard fd >= 0, connected == 0 else { throw FrameChannelRejection("benchmark: cannot connect to the frame channel") }
-        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: YmVuY2htYXJrIGtleSAxMg==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        guard sendAll(fd, Array(request.utf8)) else { throw FrameChannelRejection("benchmark: handshake not sent") }
+        let handshake = WebSocketClientHandshake(host: "127.0.0.1", port: port, path: path, subprotocol: nil, key: "YmVuY2htYXJrIGtleSAxMg==")
+        guard sendAll(fd, handshake.request) else { throw FrameChannelRejection("benchmark: handshake not sent") }
         var reply: [UInt8] = []
         var byte: UInt8 = 0
         while !reply.suffix(4).elementsEqual([13, 10, 13, 10]), read(fd, &byte, 1) == 1 { reply.append(byte) }
-        guard reply.starts(with: Array("HTTP/1.1 101".utf8)) else { throw FrameChannelRejection("benchmark: handshake refused") }
+        do {
+            try handshake.validate(responseHeader: reply)
+        } catch {
+            throw FrameChannelRejection("benchmark: handshake refused: \(error.message)")
+        }
         return fd
     }
 

@@ -6,6 +6,7 @@ import Darwin
 import CallScopeCore
 import Foundation
 import VideoFrames
+import WebSocket
 
 /// The Swift end of the frame channel: a WebSocket server on `127.0.0.1` (a port the kernel
 /// picks) that the engine page connects to, one connection per video track it reads. Each
@@ -145,19 +146,19 @@ final class FrameChannelServer: Sendable {
     private func serve(_ fd: Int32) {
         let input = SocketByteReader(fd: fd)
         guard let head = Self.readRequestHead(input) else { return }
-        let request: WebSocketHandshake.Request
+        let request: WebSocketServerHandshake.Request
         do {
-            request = try WebSocketHandshake.parse(head)
+            request = try WebSocketServerHandshake.parse(head)
         } catch {
-            reject(Rejection(reason: "frame channel handshake: \(error)"))
+            reject(Rejection(reason: "frame channel handshake: \(error.message)"))
             return
         }
         guard request.path == "/frames/\(token)" else {
-            Self.sendAll(fd, WebSocketHandshake.forbidden)
+            Self.sendAll(fd, WebSocketServerHandshake.forbidden)
             reject(Rejection(reason: "frame channel: a connection without the token was refused"))
             return
         }
-        guard Self.sendAll(fd, WebSocketHandshake.response(for: request)) else { return }
+        guard Self.sendAll(fd, WebSocketServerHandshake.response(for: request)) else { return }
         let messages = WebSocketMessageReader(input: input)
         let cpuAtStart = Self.threadCPUNanoseconds()
         var counted: Int64 = 0
@@ -194,10 +195,10 @@ final class FrameChannelServer: Sendable {
     }
 
     /// The request head, up to the blank line; `nil` when the peer closed first or sent more
-    /// than ``WebSocketHandshake/maximumRequestBytes``.
+    /// than ``WebSocketServerHandshake/maximumRequestBytes``.
     private static func readRequestHead(_ input: SocketByteReader) -> [UInt8]? {
         var head: [UInt8] = []
-        while head.count < WebSocketHandshake.maximumRequestBytes {
+        while head.count < WebSocketServerHandshake.maximumRequestBytes {
             guard let byte = input.readBytes(1) else { return nil }
             head += byte
             if head.count >= 4, head.suffix(4).elementsEqual([13, 10, 13, 10]) { return head }

@@ -1,6 +1,7 @@
 import CallScopeCore
 import ConnectivityProbe
 import Foundation
+import WebSocket
 import XMPP
 
 /// Our RFC 6455 client over the project's POSIX sockets (ws:// only), the Linux transport.
@@ -53,7 +54,7 @@ package final class POSIXWebSocketTransport: XMPPTransport, @unchecked Sendable 
     /// Connects, sends the upgrade and validates the answer; returns the bytes read past the header.
     private func open(timeout: Duration) throws(XMPPError) -> OpenedSocket {
         let deadline = ContinuousClock.now + timeout
-        let handshake = WebSocketHandshake(host: host, port: port, path: path)
+        let handshake = WebSocketClientHandshake(host: host, port: port, path: path, subprotocol: "xmpp")
         do {
             let address = try ResolvedAddress.resolve(ProbeEndpoint(host: host, port: port), stream: true)
             let socket = try POSIXSocket(family: address.family, stream: true)
@@ -66,12 +67,12 @@ package final class POSIXWebSocketTransport: XMPPTransport, @unchecked Sendable 
                 }
                 guard !chunk.isEmpty else { throw XMPPError(.transport, "\(host):\(port) closed the connection during the WebSocket handshake") }
                 received += chunk
-                if let end = WebSocketHandshake.headerEnd(in: received) {
+                if let end = WebSocketClientHandshake.headerEnd(in: received) {
                     do { try handshake.validate(responseHeader: received[..<end]) } catch { throw XMPPError(.transport, error.message) }
                     return OpenedSocket(socket: socket, leftover: Array(received[end...]))
                 }
-                guard received.count <= WebSocketHandshake.maximumResponseBytes else {
-                    throw XMPPError(.transport, "WebSocket handshake answer over \(WebSocketHandshake.maximumResponseBytes) bytes")
+                guard received.count <= WebSocketClientHandshake.maximumResponseBytes else {
+                    throw XMPPError(.transport, "WebSocket handshake answer over \(WebSocketClientHandshake.maximumResponseBytes) bytes")
                 }
             }
         } catch let failure as SocketFailure {

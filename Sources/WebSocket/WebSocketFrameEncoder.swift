@@ -18,14 +18,19 @@ package enum WebSocketFrameEncoder {
             frame.append(maskBit | 127)
             frame += (0..<8).reversed().map { UInt8(truncatingIfNeeded: UInt64(payload.count) >> (8 * UInt64($0))) }
         }
-        guard let key = maskingKey, key.count == 4 else { return frame + payload }
+        guard let key = maskingKey, let masking = WebSocketMasking(key) else { return frame + payload }
         frame += key
-        frame += payload.enumerated().map { $0.element ^ key[$0.offset & 3] }
+        frame += masking.applied(to: payload)
         return frame
     }
 
+    /// One frame as `role` sends it: a client masks it with a fresh random key, a server does not.
+    package static func frame(_ opcode: Opcode, _ payload: [UInt8], role: WebSocketRole, final: Bool = true) -> [UInt8] {
+        frame(opcode, payload, maskingKey: role == .client ? randomMaskingKey() : nil, final: final)
+    }
+
     /// A fresh random masking key.
-    package static func randomMaskingKey() -> [UInt8] { (0..<4).map { _ in UInt8.random(in: 0...255) } }
+    package static func randomMaskingKey() -> [UInt8] { WebSocketMasking.random().bytes }
 
     /// A close frame's payload: status code and reason.
     package static func closePayload(code: UInt16, reason: String = "") -> [UInt8] {

@@ -6,9 +6,8 @@ import Foundation
 package struct WebSocketFrameDecoder: Sendable {
     /// The largest message (all fragments) accepted.
     package let maximumMessageBytes: Int
-    /// Whether frames must be masked (a server reading a client) or must not be (a client
-    /// reading a server, RFC 6455 §5.1).
-    package let expectsMaskedFrames: Bool
+    /// The reading end: a server requires masked frames, a client refuses them (RFC 6455 §5.1).
+    package let role: WebSocketRole
 
     private var buffer: [UInt8] = []
     private var readOffset = 0
@@ -16,9 +15,10 @@ package struct WebSocketFrameDecoder: Sendable {
     private var fragmentedOpcode: UInt8?
     private var failed: WebSocketProtocolError?
 
-    package init(maximumMessageBytes: Int = 1 << 20, expectsMaskedFrames: Bool = false) {
+    /// A decoder for `role`'s end, refusing messages over `maximumMessageBytes`.
+    package init(maximumMessageBytes: Int = 1 << 20, role: WebSocketRole = .client) {
         self.maximumMessageBytes = maximumMessageBytes
-        self.expectsMaskedFrames = expectsMaskedFrames
+        self.role = role
     }
 
     /// Bytes buffered but not yet decoded.
@@ -86,46 +86,22 @@ package struct WebSocketFrameDecoder: Sendable {
 
     /// One whole frame: opcode, FIN and unmasked payload; `nil` when incomplete.
     private mutating func nextFrame() throws(WebSocketProtocolError) -> (UInt8, Bool, [UInt8])? {
-        let available = buffer.count - readOffset
-        guard available >= 2 else { return nil }
-        let first = buffer[readOffset], second = buffer[readOffset + 1]
-        let final = first & 0x80 != 0
-        let opcode = first & 0x0F
-        guard first & 0x70 == 0 else { throw WebSocketProtocolError(1002, "reserved bits set (no extension was negotiated)") }
-        let masked = second & 0x80 != 0
-        guard masked == expectsMaskedFrames else {
-            throw WebSocketProtocolError(1002, masked ? "masked frame from the server" : "unmasked frame from the client")
+        let role = role
+        let start = readOffset
+        let parsed = buffer.withUnsafeBytes { all in
+            Result { () throws(WebSocketProtocolError) in try WebSocketFrameHeader.parse(UnsafeRawBufferPointer(rebasing: all[start...]), role: role) }
         }
-        var headerLength = 2
-        var length = UInt64(second & 0x7F)
-        if length == 126 {
-            guard available >= 4 else { return nil }
-            length = UInt64(buffer[readOffset + 2]) << 8 | UInt64(buffer[readOffset + 3])
-            headerLength = 4
-        } else if length == 127 {
-            guard available >= 10 else { return nil }
-            length = (0..<8).reduce(UInt64(0)) { $0 << 8 | UInt64(buffer[readOffset + 2 + $1]) }
-            guard length >> 63 == 0 else { throw WebSocketProtocolError(1002, "64-bit length with its top bit set") }
-            headerLength = 10
+        guard let header = try parsed.get() else { return nil }
+        let pending = header.opcode == 0 ? fragments.count : 0
+        guard header.payloadLength <= UInt64(maximumMessageBytes - pending) else {
+            throw WebSocketProtocolError(1009, "message of at least \(UInt64(pending) + header.payloadLength) bytes is over the limit of \(maximumMessageBytes)")
         }
-        if opcode >= 0x8 {
-            guard final else { throw WebSocketProtocolError(1002, "fragmented control frame") }
-            guard length <= 125 else { throw WebSocketProtocolError(1002, "control frame of \(length) bytes (at most 125)") }
-        }
-        let pending = opcode == 0 ? fragments.count : 0
-        guard length <= UInt64(maximumMessageBytes - pending) else {
-            throw WebSocketProtocolError(1009, "message of at least \(UInt64(pending) + length) bytes is over the limit of \(maximumMessageBytes)")
-        }
-        let maskLength = masked ? 4 : 0
-        let total = headerLength + maskLength + Int(length)
-        guard available >= total else { return nil }
-        let payloadStart = readOffset + headerLength + maskLength
-        var payload = Array(buffer[payloadStart..<(payloadStart + Int(length))])
-        if masked {
-            let key = buffer[(readOffset + headerLength)..<(readOffset + headerLength + 4)].map { $0 }
-            for index in payload.indices { payload[index] ^= key[index & 3] }
-        }
-        readOffset += total
-        return (opcode, final, payload)
+        let length = Int(header.payloadLength)
+        guard buffer.count - readOffset >= header.byteCount + length else { return nil }
+        let payloadStart = readOffset + header.byteCount
+        var payload = Array(buffer[payloadStart..<(payloadStart + length)])
+        if let masking = header.masking { payload.withUnsafeMutableBytes { masking.apply(to: $0, position: 0) } }
+        readOffset = payloadStart + length
+        return (header.opcode, header.final, payload)
     }
 }
