@@ -1,6 +1,6 @@
 import CallScopeCore
 import Calls
-import CallsChromium
+@testable import CallsChromium
 import Foundation
 import Observability
 import RTCStats
@@ -48,18 +48,30 @@ struct RealRendererTests {
         func frames(from start: Date, to end: Date) -> [Seen] { seen.filter { $0.time >= start && $0.time <= end } }
     }
 
-    /// WebRTC's own freeze counters of the subscriber's video `inbound-rtp`, from the latest
-    /// report the stats pump fed (about once a second), with the entry's id.
+    /// WebRTC's own freeze and pause counters of the subscriber's video `inbound-rtp`, from the
+    /// latest report the stats pump fed (about once a second), with the entry's id. libwebrtc
+    /// counts an interval between rendered frames of 5 s or more as a pause, not a freeze.
     struct Freezes: CustomStringConvertible {
         let id: String
-        let count: Double
-        let seconds: Double
-        var description: String { String(format: "%@: %.0f freezes, %.3f s", id, count, seconds) }
+        let freezes: Double
+        let freezeSeconds: Double
+        let pauses: Double
+        let pauseSeconds: Double
+        var description: String { String(format: "%@: %.0f freezes %.3f s, %.0f pauses %.3f s", id, freezes, freezeSeconds, pauses, pauseSeconds) }
 
         static func read(_ subscriber: CallSubscriber) -> Freezes? {
             guard let report = try? StatsReport(json: Array(subscriber.statsMonitor.rtcStatsReport().utf8)),
                   let video = report.entries(ofType: .inboundRTP).first(where: { $0.string("kind") == "video" }) else { return nil }
-            return Freezes(id: video.id, count: video.freezeCount ?? 0, seconds: video.totalFreezesDuration ?? 0)
+            return Freezes(id: video.id, freezes: video.freezeCount ?? 0, freezeSeconds: video.totalFreezesDuration ?? 0,
+                           pauses: video.pauseCount ?? 0, pauseSeconds: video.totalPausesDuration ?? 0)
+        }
+
+        /// What happened from `before` to `after`: the difference on the same entry, the totals
+        /// of `after` when its counters started again (a new inbound-rtp, or lower counts).
+        static func since(_ before: Freezes, _ after: Freezes) -> Freezes {
+            guard before.id == after.id, after.freezes >= before.freezes, after.pauses >= before.pauses else { return after }
+            return Freezes(id: after.id, freezes: after.freezes - before.freezes, freezeSeconds: after.freezeSeconds - before.freezeSeconds,
+                           pauses: after.pauses - before.pauses, pauseSeconds: after.pauseSeconds - before.pauseSeconds)
         }
     }
 
@@ -84,6 +96,17 @@ struct RealRendererTests {
             let subscriber = try #require(call.subscriber)
             let events = try #require(call.lifecycle)
             let namespace = try #require(call.namespace)
+            // Bob's Chromium runs in the namespace, whose 127.0.0.1 is not ours: start his
+            // engine's frame channel (a sink set and cleared on a connection of its own) and
+            // forward its port from the namespace's loopback to ours.
+            let bobChromium = call.bobChromium
+            let probe = try await bobChromium.makePeerConnection(.init())
+            try await bobChromium.setVideoFrameSink({ _ in }, on: probe)
+            try await bobChromium.setVideoFrameSink(nil, on: probe)
+            try await bobChromium.closePeerConnection(probe)
+            let port = try #require(await bobChromium.frameChannel?.port)
+            let forwarder = try NamespaceLoopbackForwarder(port: port)
+            defer { forwarder.stop() }
             // Set after the subscription connected: the session asks the engine for frames then.
             let renderer = RecordingRenderer()
             subscriber.videoRenderer = renderer
@@ -179,24 +202,30 @@ struct RealRendererTests {
             let gap = Self.longestGap(around)
             let blackout = blackoutEnd.timeIntervalSince(blackoutStart)
             let reconnection = reconnected.map { $0.timeIntervalSince(blackoutEnd) }
-            let webrtcFreeze: (count: Double, seconds: Double)? = {
-                guard let before = freezesBefore, let after = freezesAfter else { return nil }
-                // A new peer connection starts its counters again: its totals are then the freezes.
-                return before.id == after.id && after.count >= before.count
-                    ? (after.count - before.count, after.seconds - before.seconds) : (after.count, after.seconds)
-            }()
+            let webrtc = freezesBefore.flatMap { before in freezesAfter.map { Freezes.since(before, $0) } }
+            let timeline = events.all.filter { $0.0 > blackoutStart }
+                .map { String(format: "%+.2f ", $0.0.timeIntervalSince(blackoutEnd)) + RealAdaptationTests.describe([$0.1]) }
             progress("renderer: blackout \(String(format: "%.2f", blackout)) s: didReconnect \(Self.seconds(reconnection)) s after the end; "
                      + "longest gap between frames \(Self.seconds(gap?.seconds)) s (last frame \(Self.seconds(gap.map { $0.before.timeIntervalSince(blackoutStart) })) s after the start, "
                      + "next \(Self.seconds(gap.map { $0.after.timeIntervalSince(blackoutEnd) })) s after the end); WebRTC before \(freezesBefore.map(String.init(describing:)) ?? "none"), "
-                     + "after \(freezesAfter.map(String.init(describing:)) ?? "none"): \(webrtcFreeze.map { String(format: "%.0f freezes, %.3f s", $0.count, $0.seconds) } ?? "unknown") over the blackout")
+                     + "after \(freezesAfter.map(String.init(describing:)) ?? "none"), over the blackout \(webrtc.map(String.init(describing:)) ?? "unknown"); "
+                     + "events from the end \(timeline)")
             let reconnectedAfter = try #require(reconnection, "didReconnect after the blackout")
             let longest = try #require(gap, "frames around the blackout")
             // No packet arrives during the blackout, so the gap spans it, less the frames that
-            // were already in Chromium's jitter buffer at its start (< 0.5 s at 15 fps); its end
-            // is the reconnection plus a key frame (the subscriber asks for one at once; 2 s).
+            // were already in Chromium's jitter buffer at its start (< 0.5 s); it ends with the
+            // first frame after the reconnection, which waits for a key frame of the forwarded
+            // layer (measured 2.9 s after didReconnect: bounded at 5 s).
             #expect(longest.before <= blackoutStart + 0.5 && longest.after >= blackoutEnd, "the longest gap is the blackout")
-            #expect(longest.seconds >= blackout - 0.5 && longest.seconds <= blackout + reconnectedAfter + 2,
-                    "gap \(longest.seconds) s within [\(blackout - 0.5), \(blackout + reconnectedAfter + 2)]")
+            #expect(longest.seconds >= blackout - 0.5 && longest.seconds <= blackout + reconnectedAfter + 5,
+                    "gap \(longest.seconds) s within [\(blackout - 0.5), \(blackout + reconnectedAfter + 5)]")
+            // WebRTC's side (the same inbound-rtp across the ICE restart): a gap of 5 s or more
+            // is one pause in libwebrtc's counters, not a freeze; it must agree with the gap the
+            // renderer saw within the issue's 1 s.
+            if let webrtc, let before = freezesBefore, before.id == webrtc.id {
+                #expect(webrtc.pauses == 1 && abs(webrtc.pauseSeconds - longest.seconds) <= 1,
+                        "WebRTC's pause over the blackout \(webrtc) vs the renderer's gap \(longest.seconds) s")
+            }
             #expect(renderer.frames(from: blackoutEnd, to: Date()).count >= 15, "frames resume after the reconnection")
 
             // 4. A renderer that takes 200 ms per frame: drops counted, queue bounded, memory flat.
