@@ -213,12 +213,12 @@ struct RealRendererTests {
             let reconnectedAfter = try #require(reconnection, "didReconnect after the blackout")
             let longest = try #require(gap, "frames around the blackout")
             // No packet arrives during the blackout, so the gap spans it, less the frames that
-            // were already in Chromium's jitter buffer at its start (< 0.5 s); it ends with the
+            // were already in Chromium's jitter buffer at its start (measured 0.29-0.51 s: 1 s); it ends with the
             // first frame after the reconnection, which waits for a key frame of the forwarded
-            // layer (measured 2.9 s after didReconnect: bounded at 5 s).
-            #expect(longest.before <= blackoutStart + 0.5 && longest.after >= blackoutEnd, "the longest gap is the blackout")
-            #expect(longest.seconds >= blackout - 0.5 && longest.seconds <= blackout + reconnectedAfter + 5,
-                    "gap \(longest.seconds) s within [\(blackout - 0.5), \(blackout + reconnectedAfter + 5)]")
+            // layer (measured 1.6-2.9 s after didReconnect: bounded at 5 s).
+            #expect(longest.before <= blackoutStart + 1 && longest.after >= blackoutEnd, "the longest gap is the blackout")
+            #expect(longest.seconds >= blackout - 1 && longest.seconds <= blackout + reconnectedAfter + 5,
+                    "gap \(longest.seconds) s within [\(blackout - 1), \(blackout + reconnectedAfter + 5)]")
             // WebRTC's side (the same inbound-rtp across the ICE restart): a gap of 5 s or more
             // is one pause in libwebrtc's counters, not a freeze; it must agree with the gap the
             // renderer saw within the 1 s.
