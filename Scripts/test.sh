@@ -128,6 +128,9 @@ netns_suite 240 RealPublisherStopTests
 # The layer policy without sender stats (docs/adaptation.md): one layer starved by a 100 kbit/s
 # cap for 10 s, paused and probed back. 37 s.
 netns_suite 180 RealAdaptationWithoutSenderStatsTests
+# A renderer on Bob's subscriber through a 400 kbit/s step-down, audio fallback and back, an 8 s
+# blackout, and 200 ms per frame (docs/video.md, "On real calls"): one call, 50 s measured.
+netns_suite 180 RealRendererTests
 # A real call through the rig, its peers `callscope call` processes of the debug build above: the
 # engine must see a publisher uplink cap (Rig/ci_smoke.sh, Rig/README.md). ~43 s.
 bash Rig/ci_smoke.sh

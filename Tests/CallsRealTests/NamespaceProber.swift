@@ -43,7 +43,7 @@ struct NamespaceProber: DiscoverabilityProbing {
     }
 
     /// Moves the calling thread into the network namespace at `path`.
-    private static func joinNamespace(_ path: String) -> Bool {
+    static func joinNamespace(_ path: String) -> Bool {
         typealias SetNamespace = @convention(c) (Int32, Int32) -> Int32
         guard let symbol = dlsym(nil, "setns") else { return false }
         let setNamespace = unsafeBitCast(symbol, to: SetNamespace.self)

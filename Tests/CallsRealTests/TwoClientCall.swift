@@ -50,6 +50,8 @@ final class TwoClientCall: Sendable {
     let subscriberStats: Timed<StatsCallback>?
     /// Alice's media engine, keeping a trace (printed when a timing misses).
     let aliceEngine: TracedMediaEngine
+    /// Bob's Chromium, under its trace.
+    let bobChromium: ChromiumMediaEngine
     private let janusProcess: Locked<JanusProcess>
 
     /// The Janus the call runs on now.
@@ -63,7 +65,7 @@ final class TwoClientCall: Sendable {
     private init(namespace: NetworkNamespace?, coturn: CoturnProcess?, janus: JanusProcess, alice: CallSession, bob: CallSession, publisher: CallPublisher,
                  publisherEvents: Timed<CallPublisherEvent>, bobEvents: Timed<CallSessionEvent>, stream: CallStream,
                  subscriber: CallSubscriber?, lifecycle: Timed<CallSubscriberEvent>?, subscriberStats: Timed<StatsCallback>?,
-                 aliceEngine: TracedMediaEngine) {
+                 aliceEngine: TracedMediaEngine, bobChromium: ChromiumMediaEngine) {
         self.namespace = namespace
         self.coturn = coturn
         janusProcess = Locked(janus)
@@ -77,6 +79,7 @@ final class TwoClientCall: Sendable {
         self.lifecycle = lifecycle
         self.subscriberStats = subscriberStats
         self.aliceEngine = aliceEngine
+        self.bobChromium = bobChromium
     }
 
     /// Kills Janus (SIGKILL, as a crash) and starts a new one on the same port.
@@ -95,6 +98,7 @@ final class TwoClientCall: Sendable {
         var coturn: CoturnProcess?
         var janus: JanusProcess?
         var engines: [TracedMediaEngine] = []
+        var chromiums: [ChromiumMediaEngine] = []
         var sessions: [CallSession] = []
         var call: TwoClientCall?
         let work = NSTemporaryDirectory() + "callscope-call-\(UUID().uuidString)"
@@ -110,7 +114,8 @@ final class TwoClientCall: Sendable {
                     ? ChromiumOptions(chromiumPath: #require(namespace).chromiumWrapper(in: work), fakeCameraFrameRate: 15,
                                       extraArguments: ["--remote-debugging-pipe"])
                     : ChromiumOptions(fakeCameraFrameRate: 15)
-                engines.append(TracedMediaEngine(try await ChromiumMediaEngine.launch(options)))
+                chromiums.append(try await ChromiumMediaEngine.launch(options))
+                engines.append(TracedMediaEngine(chromiums[chromiums.count - 1]))
             }
             let alice = CallSession(signaling: JanusSignaling(url: url, room: RealCallTests.room), engine: engines[0],
                                     clock: ContinuousClock(), wallClock: Date.init)
@@ -148,7 +153,7 @@ final class TwoClientCall: Sendable {
             }
             let ready = TwoClientCall(namespace: namespace, coturn: coturn, janus: try #require(janus), alice: alice, bob: bob, publisher: publisher,
                                       publisherEvents: publisherEvents, bobEvents: bobEvents, stream: stream,
-                                      subscriber: subscriber, lifecycle: lifecycle, subscriberStats: subscriberStats, aliceEngine: engines[0])
+                                      subscriber: subscriber, lifecycle: lifecycle, subscriberStats: subscriberStats, aliceEngine: engines[0], bobChromium: chromiums[1])
             call = ready
             try await body(ready)
         } catch {
