@@ -213,7 +213,7 @@ struct RealRendererTests {
             let reconnectedAfter = try #require(reconnection, "didReconnect after the blackout")
             let longest = try #require(gap, "frames around the blackout")
             // No packet arrives during the blackout, so the gap spans it, less the frames that
-            // were already in Chromium's jitter buffer at its start (measured 0.29-0.51 s: 1 s); it ends with the
+            // were already in Chromium's jitter buffer at its start (measured 0.29-0.52 s: 1 s); it ends with the
             // first frame after the reconnection, which waits for a key frame of the forwarded
             // layer (measured 1.6-2.9 s after didReconnect: bounded at 5 s).
             #expect(longest.before <= blackoutStart + 1 && longest.after >= blackoutEnd, "the longest gap is the blackout")
