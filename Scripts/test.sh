@@ -123,9 +123,9 @@ netns_suite 300 RealRelayTests
 # CALLSCOPE_ADAPT_HOLD=60). ~129 s.
 netns_suite 400 RealAdaptationTests
 # Not run here: RealPublisherStopTests (a publisher that stops sending is not my network, issue 23
-# item 1). Its SIGKILL case without sender stats got the old wrong answer (critical/packetLoss) in 1
-# of 4 runs; it is a defect of the engine, open on the issue, and a flaky step would block every
-# landing. Run it by hand: CALLSCOPE_REAL=1 CALLSCOPE_REAL_NETNS=1 swift test --filter RealPublisherStopTests
+# item 1). It failed in 2 of 5 runs (once without sender stats: critical/packetLoss after the
+# SIGKILL; once with them: bothOrUnclear/critical); a defect of the engine, open on the issue, and a
+# flaky step would block every landing. Run it by hand: CALLSCOPE_REAL=1 CALLSCOPE_REAL_NETNS=1 swift test --filter RealPublisherStopTests
 # The layer policy without sender stats (docs/adaptation.md): one layer starved by a 100 kbit/s
 # cap for 10 s, paused and probed back. 37 s.
 netns_suite 180 RealAdaptationWithoutSenderStatsTests
