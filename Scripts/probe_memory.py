@@ -25,25 +25,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Rig"))
 from callscope_rig.janus import Janus  # noqa: E402
-from callscope_rig.procs import Processes, configure_log  # noqa: E402
+from callscope_rig.procs import Processes, configure_log, process_table  # noqa: E402
 from callscope_rig.webdriver import WebDriver  # noqa: E402
-
-
-def processes() -> dict[int, tuple[int, str]]:
-    """pid -> (parent pid, command line) of every process."""
-    table = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                stat = f.read()
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                cmdline = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
-        except OSError:
-            continue
-        table[int(entry)] = (int(stat[stat.rindex(")") + 2:].split()[1]), cmdline)
-    return table
 
 
 def descendants(root: int, table: dict[int, tuple[int, str]]) -> list[int]:
@@ -95,7 +78,7 @@ def page_state(tree: list[int], table) -> dict | None:
 
 
 def sample(peer: str, pid: int) -> dict:
-    table = processes()
+    table = process_table()
     tree = descendants(pid, table)
     renderers = sorted((rss_mb(p) for p in tree if "--type=renderer" in table[p][1]), reverse=True)
     return {"peer": peer, "callscopeMB": rss_mb(pid), "browserTreeMB": sum(rss_mb(p) for p in tree),

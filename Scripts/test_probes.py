@@ -41,7 +41,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Rig"))
 from callscope_rig.janus import Janus  # noqa: E402
 from callscope_rig.netlab import Link, nsx  # noqa: E402
-from callscope_rig.procs import Processes, configure_log, free_tcp_port, run  # noqa: E402
+from callscope_rig.procs import Processes, configure_log, free_tcp_port, process_table, run  # noqa: E402
 from callscope_rig.webdriver import CHROMEDRIVER_BIN, WebDriver  # noqa: E402
 
 failures: list[str] = []
@@ -67,21 +67,6 @@ def ndjson(path: str) -> list[dict]:
                 except ValueError:
                     pass
     return out
-
-
-def process_table() -> dict[int, tuple[int, str]]:
-    table = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    stat = f.read()
-                with open(f"/proc/{entry}/cmdline", "rb") as f:
-                    cmdline = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
-            except OSError:
-                continue
-            table[int(entry)] = (int(stat[stat.rindex(")") + 2:].split()[1]), cmdline)
-    return table
 
 
 # --------------------------------------------------------------------------- 1. --webdriver

@@ -76,6 +76,23 @@ def _stat_fields(pid) -> list[str] | None:
         return None
 
 
+def process_table() -> dict[int, tuple[int, str]]:
+    """pid -> (parent pid, command line) of every process now running."""
+    table = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        fields = _stat_fields(entry)
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                cmdline = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
+        except OSError:
+            continue
+        if fields:
+            table[int(entry)] = (int(fields[1]), cmdline)
+    return table
+
+
 def kill_group(pid: int, grace: float = 5.0) -> None:
     """SIGTERM the process group led by pid (every child is started with its own session), then
     SIGKILL after `grace` seconds. Only ever called with pids the caller started."""
