@@ -109,6 +109,23 @@ def grid_like_proxy(upstream: str, seen: dict[str, int]) -> http.server.Threadin
     return server
 
 
+def y4m_frames(directory: str) -> dict[str, int]:
+    """Frames in each Y4M file of `directory`, counted from its header's size and the file's
+    length (FRAME marker + W*H*3/2 bytes of I420 each), independently of the writer."""
+    counts: dict[str, int] = {}
+    for name in sorted(os.listdir(directory)) if os.path.isdir(directory) else []:
+        if not name.endswith(".y4m"):
+            continue
+        path = os.path.join(directory, name)
+        with open(path, "rb") as f:
+            header = f.readline()
+        fields = {t[:1]: t[1:] for t in header.decode("ascii", "replace").split()[1:]}
+        width, height = int(fields["W"]), int(fields["H"])
+        frame = len(b"FRAME\n") + width * height + 2 * ((width + 1) // 2) * ((height + 1) // 2)
+        counts[name] = (os.path.getsize(path) - len(header)) // frame
+    return counts
+
+
 def test_webdriver(callscope: str, tmp: str, procs: Processes) -> None:
     started = time.monotonic()
     WD_LINK.delete()                           # a killed run's namespace
@@ -132,7 +149,11 @@ def test_webdriver(callscope: str, tmp: str, procs: Processes) -> None:
         alice_log, bob_log = os.path.join(tmp, "wd-alice.log"), os.path.join(tmp, "wd-bob.log")
         alice = procs.spawn("alice", common + ["--webdriver", endpoint, "--display", "alice", "--publish", "--subscribe", "none", "--duration", "16"], alice_log)
         time.sleep(3)
-        bob = procs.spawn("bob", common + ["--webdriver", grid, "--display", "bob", "--duration", "10"], bob_log)
+        # Bob also saves the video he receives: the remote browser sends its frames back to our
+        # frame channel on the veth address it can reach (--frame-address).
+        video_dir = os.path.join(tmp, "wd-bob-video")
+        bob = procs.spawn("bob", common + ["--webdriver", grid, "--display", "bob", "--duration", "10",
+                                           "--save-video", video_dir, "--frame-address", WD_LINK.root_ip], bob_log)
         time.sleep(6)
         # Mid-call: where the browsers run, and who started chromedrivers.
         inside = set(int(p) for p in run(["ip", "netns", "pids", WD_LINK.ns], check=False).stdout.split() if p.isdigit())
@@ -153,6 +174,8 @@ def test_webdriver(callscope: str, tmp: str, procs: Processes) -> None:
               f"webdriver: bob's received video bytes must grow past 100 kB: {received}")
         check(max(rates, default=0) > 5, f"webdriver: bob decodes frames: {rates}")
         check(len(sent) >= 4 and sent[-1] > 100_000, f"webdriver: alice sends video: {sent[-3:]}")
+        saved = y4m_frames(video_dir)
+        check(sum(saved.values()) > 60, f"webdriver: bob's frames reach us from the remote browser (--frame-address): {saved}")
         proxy.shutdown()
         check(seen.get("cdp") == 1 and seen.get("execute/async", 0) > 20,
               f"webdriver: through the Grid-like path one DevTools attempt, then execute/async: {seen}")
@@ -166,12 +189,17 @@ def test_webdriver(callscope: str, tmp: str, procs: Processes) -> None:
         check(run_.returncode == 1 and len(lines) == 1 and f"127.0.0.1:{closed}" in lines[0],
               f"webdriver: an unreachable endpoint gives one line and exit 1: {run_.returncode} {lines}")
         unreachable_seconds = time.monotonic() - t0
+        no_address = subprocess.run([callscope, "call", "--janus", janus, "--webdriver", endpoint, "--save-video", video_dir],
+                                    capture_output=True, text=True, timeout=30)
+        check(no_address.returncode == 2 and "--frame-address" in no_address.stderr,
+              f"webdriver: --save-video without --frame-address exits 2: {no_address.returncode} {no_address.stderr}")
         bad = subprocess.run([callscope, "call", "--janus", janus, "--webdriver", "ftp://x"], capture_output=True, text=True, timeout=30)
         check(bad.returncode == 2 and "--webdriver" in bad.stderr, f"webdriver: a bad URL exits 2: {bad.returncode} {bad.stderr}")
         both = subprocess.run([callscope, "call", "--janus", janus, "--webdriver", endpoint, "--chromium", "/x"], capture_output=True, text=True, timeout=30)
         check(both.returncode == 2, f"webdriver: --chromium with --webdriver exits 2: {both.returncode} {both.stderr}")
         print(f"webdriver: alice through the chromedriver at {endpoint} (namespace {WD_LINK.ns}), bob through {grid} ({seen}): bob received "
-              f"{received[-1] if received else 0} B of video at up to {max(rates, default=0):.0f} fps, alice sent {sent[-1] if sent else 0} B; "
+              f"{received[-1] if received else 0} B of video at up to {max(rates, default=0):.0f} fps and saved {sum(saved.values())} frames "
+              f"{sorted(saved)}, alice sent {sent[-1] if sent else 0} B; "
               f"an unreachable endpoint: exit {run_.returncode} in {unreachable_seconds:.1f} s: {lines[:1]}; {time.monotonic() - started:.1f} s")
     finally:
         for p in list(procs.procs):

@@ -20,13 +20,15 @@ extension ChromiumMediaEngine {
     /// replaced or `nil`.
     ///
     /// The page reads each video track with `MediaStreamTrackProcessor` and sends every frame
-    /// over a loopback WebSocket to this process (docs/video-chromium.md), never through
+    /// over a WebSocket to this process (docs/video-chromium.md; on `127.0.0.1`, or on
+    /// ``ChromiumOptions/frameChannelAddress`` for a remote browser), never through
     /// WebDriver: the stats and commands are not held up by video. A frame that arrives broken
     /// (truncated planes, a zero or short stride, a size out of range) or is dropped because
     /// the sink's thread cannot keep up is reported as
     /// ``MediaEngineEvent/videoFrameRejected(_:source:reason:)``.
     /// - Throws: ``MediaEngineError`` `rejected` for an unknown connection,
-    ///   `engineUnavailable` when the channel cannot listen on 127.0.0.1.
+    ///   `engineUnavailable` when the channel cannot listen, or the browser is a WebDriver
+    ///   endpoint's and no ``ChromiumOptions/frameChannelAddress`` was given.
     public func setVideoFrameSink(_ sink: VideoFrameSink?, on id: PeerConnectionID) async throws {
         guard let sink else {
             _ = try await run("setFrameSink", [.string(id.rawValue), .null, .null])
@@ -60,9 +62,13 @@ extension ChromiumMediaEngine {
 
     private func startFrameChannel() throws(MediaEngineError) -> FrameChannelServer {
         if let frameChannel { return frameChannel }
+        guard let frameChannelAddress else {
+            throw MediaEngineError(.engineUnavailable, "video frames from a browser on another host need an address of this host that it can "
+                                       + "reach: ChromiumOptions.frameChannelAddress (callscope call --frame-address ADDR)")
+        }
         let sinks = frameSinks, events = continuation
         do {
-            let channel = try FrameChannelServer(deliver: { sinks.deliver($0) }, reject: { rejection in
+            let channel = try FrameChannelServer(address: frameChannelAddress, deliver: { sinks.deliver($0) }, reject: { rejection in
                 if let number = rejection.sinkID, let id = sinks.connection(number), let source = rejection.source {
                     events.yield(.videoFrameRejected(id, source: source == .remote ? .remote : .localPreview, reason: rejection.reason))
                 } else {

@@ -6,7 +6,8 @@ extension ChromiumMediaEngine {
     /// The engine on a new session of the WebDriver endpoint `endpoint` (``ChromiumOptions/webDriverURL``):
     /// its browser opens `file:///` (a secure context on the browser's own host, so that
     /// `getUserMedia` is allowed) and the engine script is injected there over WebDriver; the
-    /// browser needs no route back to us.
+    /// browser needs no route back to us, except for video frames
+    /// (``ChromiumOptions/frameChannelAddress``).
     static func attach(to endpoint: URL, _ options: ChromiumOptions) async throws(MediaEngineError) -> ChromiumMediaEngine {
         guard let driver = WebDriverClient(endpoint: endpoint) else {
             throw MediaEngineError(.engineUnavailable, "--webdriver takes http://HOST:PORT[/PATH], not \(endpoint.absoluteString)")
@@ -22,7 +23,7 @@ extension ChromiumMediaEngine {
         ])
         let (session, version) = try await driver.newSession(capabilities: capabilities)
         let engine = ChromiumMediaEngine(driver: driver, process: nil, session: session, browserVersion: version,
-                                         pollInterval: options.eventPollInterval)
+                                         pollInterval: options.eventPollInterval, frameChannelAddress: options.frameChannelAddress)
         do throws(MediaEngineError) {
             try await driver.setScriptTimeout(session: session, milliseconds: 30_000)
             try await driver.navigate(session: session, to: "file:///")

@@ -41,6 +41,8 @@ public actor ChromiumMediaEngine: MediaEngine {
     /// The connections' frame sinks, and the channel their frames come over (from the first sink).
     let frameSinks = FrameSinkRegistry()
     var frameChannel: FrameChannelServer?
+    /// Where the frame channel listens; `nil` for a remote browser given no address of ours.
+    let frameChannelAddress: String?
 
     /// Starts chromedriver and Chromium and loads the engine page.
     /// With ``ChromiumOptions/webDriverURL``, opens a browser session at that endpoint instead.
@@ -85,7 +87,8 @@ public actor ChromiumMediaEngine: MediaEngine {
             ])
             let (session, version) = try await driver.newSession(capabilities: capabilities)
             let engine = ChromiumMediaEngine(driver: driver, process: process, session: session, browserVersion: version,
-                                             pollInterval: options.eventPollInterval)
+                                             pollInterval: options.eventPollInterval,
+                                             frameChannelAddress: options.frameChannelAddress ?? "127.0.0.1")
             do {
                 try await driver.setScriptTimeout(session: session, milliseconds: 30_000)
                 try await driver.navigate(session: session, to: URL(fileURLWithPath: work + "/engine.html").absoluteString)
@@ -103,14 +106,17 @@ public actor ChromiumMediaEngine: MediaEngine {
     }
 
     /// An engine on a browser session that is ready (its page loaded); `process` is our
-    /// chromedriver, `nil` for a WebDriver endpoint's browser.
-    init(driver: WebDriverClient, process: ChildProcess?, session: String, browserVersion: String?, pollInterval: Duration) {
+    /// chromedriver, `nil` for a WebDriver endpoint's browser; `frameChannelAddress` is where
+    /// video frames are received (`nil`: nowhere the browser could reach).
+    init(driver: WebDriverClient, process: ChildProcess?, session: String, browserVersion: String?, pollInterval: Duration,
+         frameChannelAddress: String?) {
         (events, continuation) = AsyncStream<MediaEngineEvent>.makeStream()
         self.driver = driver
         self.process = process
         self.session = session
         self.browserVersion = browserVersion
         self.pollInterval = pollInterval
+        self.frameChannelAddress = frameChannelAddress
     }
 
     // MARK: - MediaEngine

@@ -27,12 +27,17 @@ public struct ChromiumOptions: Sendable, Hashable {
     /// ``chromiumPath`` and ``workDirectory`` are not used (the endpoint's own browser runs
     /// with its own profile), and ``fakeCameraFile`` is a path on the browser's host.
     public var webDriverURL: URL?
+    /// The IPv4 address of this host on which the frame channel listens and which the browser
+    /// connects to for video frames (docs/video-chromium.md). `nil`: `127.0.0.1` for a browser of
+    /// our own; with ``webDriverURL`` an address the browser's host can reach must be given, as
+    /// frames go from the browser back to us (commands and stats need no such route).
+    public var frameChannelAddress: String?
 
     /// Creates options with Debian's paths.
     public init(chromedriverPath: String = "/usr/bin/chromedriver", chromiumPath: String = "/usr/lib/chromium/chromium",
                 fakeCameraFrameRate: Int = 30, fakeCameraFile: String? = nil, allowLoopbackInPeerConnection: Bool = true,
                 extraArguments: [String] = [], eventPollInterval: Duration = .milliseconds(100), workDirectory: String? = nil,
-                webDriverURL: URL? = nil) {
+                webDriverURL: URL? = nil, frameChannelAddress: String? = nil) {
         self.chromedriverPath = chromedriverPath
         self.chromiumPath = chromiumPath
         self.fakeCameraFrameRate = fakeCameraFrameRate
@@ -42,6 +47,7 @@ public struct ChromiumOptions: Sendable, Hashable {
         self.eventPollInterval = eventPollInterval
         self.workDirectory = workDirectory
         self.webDriverURL = webDriverURL
+        self.frameChannelAddress = frameChannelAddress
     }
 
     /// The switches Chromium runs with: headless, fake camera and microphone without a prompt,

@@ -15,7 +15,7 @@ struct CallCommand: Command {
     static let summary = "Join a Janus room as a live client and print what the SDK reports."
     static let help = """
     callscope call --janus URL [--room N] [--publish] [--subscribe all|none] [--duration S]
-                   [--format text|ndjson] [--display NAME] [--chromedriver PATH] [--chromium PATH | --webdriver URL]
+                   [--format text|ndjson] [--display NAME] [--chromedriver PATH] [--chromium PATH | --webdriver URL [--frame-address ADDR]]
                    [--stun HOST:PORT [--turn HOST:PORT --user U --password P]]
                    [--record FILE] [--report FILE]
                    [--metrics-port N [--metrics-host ADDR]] [--push URL] [--otlp URL]
@@ -39,9 +39,11 @@ struct CallCommand: Command {
     starting chromedriver and Chromium here (then --chromedriver and --chromium are refused and
     --camera-file is a path on the browser's host). The browser needs no route back to us: it
     opens file:/// and the engine page is injected over WebDriver, whose connection we open and
-    which carries every command, reply and event. Janus' media addresses (its ICE candidates)
-    must be reachable from the browser's host; its HTTP API (--janus) only from here. An
-    endpoint that cannot be reached or gives no session ends the call with one line, exit 1.
+    which carries every command, reply and event. Video frames (--save-video) are the exception:
+    they come back over a WebSocket of ours, on --frame-address ADDR (an IPv4 address of this
+    host that the browser's host can reach); without it --save-video is refused. Janus' media
+    addresses (its ICE candidates) must be reachable from the browser's host; its HTTP API
+    (--janus) only from here. An endpoint that cannot be reached or gives no session ends the call with one line, exit 1.
     --record FILE writes a webrtc-stats-recording (plain ndjson) of every report and sender-stats
     message the SDK fed its stats monitors, the subscribers' stream bindings, the receive limits
     the layer policy gave them when it decided (subscriber.receiveLimit {limit, stream}) and the
@@ -121,6 +123,7 @@ struct CallCommand: Command {
             case "--chromedriver": chromium.chromedriverPath = try value(argument); ownBrowserOptions.append(argument)
             case "--chromium": chromium.chromiumPath = try value(argument); ownBrowserOptions.append(argument)
             case "--webdriver": chromium.webDriverURL = try Self.webDriverEndpoint(try value(argument))
+            case "--frame-address": chromium.frameChannelAddress = try Self.frameAddress(try value(argument))
             case "--record": record = try value(argument)
             case "--report": report = try value(argument)
             case "--preferred-resolution":
@@ -141,6 +144,9 @@ struct CallCommand: Command {
         guard janus != nil else { throw UsageError("call needs --janus URL") }
         if chromium.webDriverURL != nil, let option = ownBrowserOptions.first {
             throw UsageError("\(option) starts our own browser; with --webdriver the endpoint's browser is used")
+        }
+        if chromium.webDriverURL != nil, chromium.frameChannelAddress == nil, saveVideo != nil {
+            throw UsageError("--save-video with --webdriver needs --frame-address ADDR: the remote browser sends the frames to us")
         }
         discoverability = try probes.discoverability()
         media.apply(to: &chromium)
@@ -253,6 +259,15 @@ struct CallCommand: Command {
                                                  + Double(session.configuration.statsInterval.components.attoseconds) / 1e15)
         if let recording { try writeReport(of: recording) }
         return cause
+    }
+
+    /// `--frame-address ADDR`: a dotted IPv4 address (the frame channel listens there).
+    static func frameAddress(_ text: String) throws -> String {
+        let octets = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard octets.count == 4, octets.allSatisfy({ $0.count <= 3 && UInt8($0) != nil }) else {
+            throw UsageError("--frame-address takes an IPv4 address of this host, e.g. 10.0.0.5, not '\(text)'")
+        }
+        return text
     }
 
     /// `--webdriver URL`: a plain-HTTP WebDriver endpoint (`http://HOST:PORT[/PATH]`).

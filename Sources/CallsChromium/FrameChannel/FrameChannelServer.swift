@@ -8,8 +8,8 @@ import Foundation
 import VideoFrames
 import WebSocket
 
-/// The Swift end of the frame channel: a WebSocket server on `127.0.0.1` (a port the kernel
-/// picks) that the engine page connects to, one connection per video track it reads. Each
+/// The Swift end of the frame channel: a WebSocket server on `127.0.0.1`, or on the address
+/// given for a remote browser (a port the kernel picks), that the engine page connects to, one connection per video track it reads. Each
 /// connection has a thread of its own that reads frame messages straight into their frame's
 /// memory, checks them and hands them on, so no frame ever passes through the WebDriver
 /// command channel or the engine's actor (where the stats pump runs).
@@ -62,21 +62,26 @@ final class FrameChannelServer: Sendable {
         var stopped = false
     }
 
-    /// Listens on a free port of `127.0.0.1`; `deliver` and `reject` are called on the
-    /// connection threads.
-    init(deliver: @escaping @Sendable (Frame) -> Void, reject: @escaping @Sendable (Rejection) -> Void) throws(FrameChannelRejection) {
+    /// Listens on a free port of `address` (an IPv4 address of this host: `127.0.0.1` for a
+    /// browser of ours); `deliver` and `reject` are called on the connection threads.
+    init(address: String = "127.0.0.1", deliver: @escaping @Sendable (Frame) -> Void,
+         reject: @escaping @Sendable (Rejection) -> Void) throws(FrameChannelRejection) {
+        var host = in_addr()
+        guard inet_pton(AF_INET, address, &host) == 1 else {
+            throw FrameChannelRejection("frame channel: \(address) is not an IPv4 address")
+        }
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
         let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw FrameChannelRejection("frame channel socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+        var socketAddress = sockaddr_in()
+        socketAddress.sin_family = sa_family_t(AF_INET)
+        socketAddress.sin_port = 0
+        socketAddress.sin_addr = host
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        let bound = withUnsafeMutablePointer(to: &socketAddress) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(fd, $0, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, $0, &length) == 0
             }
@@ -84,12 +89,12 @@ final class FrameChannelServer: Sendable {
         guard bound else {
             let reason = String(cString: strerror(errno))
             close(fd)
-            throw FrameChannelRejection("frame channel listen on 127.0.0.1: \(reason)")
+            throw FrameChannelRejection("frame channel listen on \(address): \(reason)")
         }
         listener = fd
-        port = UInt16(bigEndian: address.sin_port)
+        port = UInt16(bigEndian: socketAddress.sin_port)
         token = String(UInt64.random(in: .min ... .max), radix: 16) + String(UInt64.random(in: .min ... .max), radix: 16)
-        url = "ws://127.0.0.1:\(port)/frames/\(token)"
+        url = "ws://\(address):\(port)/frames/\(token)"
         self.deliver = deliver
         self.reject = reject
         let thread = Thread { [self] in acceptLoop() }
