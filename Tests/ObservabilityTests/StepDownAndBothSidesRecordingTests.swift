@@ -71,6 +71,23 @@ import Testing
         #expect(Double(events) * 30_000 <= end - onset - 5000, "\(events) condition events under the steady cap")
     }
 
+    /// both-sides-sequential: the publisher's uplink capped at 400 kbit/s from 15 s (`remote`),
+    /// then the subscriber's downlink losing 10 % from 30 s as well: `bothOrUnclear` within 3 s
+    /// of the second onset (issue 23 item 6; 4 s before, the downlink judged two reports late
+    /// with the remote side already degraded), and kept to the end of the impairments.
+    @Test func theSecondSideIsSeenWithinThreeSeconds() throws {
+        let view = try Self.replay("both-sides-sequential")
+        #expect(view.onsets.count == 2)
+        let second = try #require(view.onsets.last), end = try #require(view.ends.last)
+        let before = view.seconds.filter { $0.time > second - 10_000 && $0.time < second }
+        #expect(!before.isEmpty && before.allSatisfy { $0.source == .remote }, "remote before the second onset")
+        let first = try #require(view.seconds.first { $0.time > second && $0.source == .bothOrUnclear })
+        #expect(first.time - second <= 3_000, "bothOrUnclear \((first.time - second) / 1000) s after the second onset")
+        for report in view.seconds where report.time >= first.time && report.time < end {
+            #expect(report.source == .bothOrUnclear, "at \((report.time - second) / 1000) s after the second onset")
+        }
+    }
+
     /// both-sides: the publisher's uplink capped at 400 kbit/s and the subscriber's downlink
     /// losing 10 % from the same moment. The cap's onset loses a burst upstream that the
     /// publisher reports (44 %, 95 %, 75 % in its messages 1.9, 2.9 and 3.6 s after the onset),
