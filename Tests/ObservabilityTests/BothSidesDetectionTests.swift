@@ -36,4 +36,21 @@ import Testing
         #expect(H.events(outcomes) == [3: "excellent/packetLoss"])
         for report in 3...29 { #expect(outcomes[report].source == .remote, "report \(report)") }
     }
+
+    /// Not at the remote's onset: the publisher's cap begins with a burst lost upstream (40 of
+    /// 100 in interval 10 at the subscriber), the remote uplink is `critical` from the message
+    /// before report 11, and the burst's upstream loss (80 %) comes in the message before report
+    /// 12, as on the rig. Intervals 10 and 11 are judged at reports 12 and 13 (the lookahead
+    /// still holds: the remote has been degraded for fewer than three reports when interval 10
+    /// is due), each on 40/200 = 20 % less the mean upstream loss since its window began
+    /// (0, 0, 0.8 → 0.27 at report 12; 0, 0, 0.8, 0 → 0.2 at report 13): 0. The source stays
+    /// `remote`; judged at once from report 11, interval 10 would have been 20 % with no upstream
+    /// report yet: `critical`, `bothOrUnclear`.
+    @Test func anUpstreamBurstAtTheRemotesOnsetIsNotCalledBothOrUnclear() {
+        let outcomes = H.run(H.timeline(25, [(11...24, Self.remoteDegraded), (10...10, { $0.lost = 40 }), (12...12, { $0.upstreamLoss = 0.8 })]))
+        // The downlink stays excellent: no event after its first level (a remote condition read
+        // from the message's own `condition` fires none either, as `RemotePublisherView` does today).
+        #expect(H.events(outcomes) == [4: "excellent/none"])
+        for report in 11...24 { #expect(outcomes[report].source == .remote, "report \(report)") }
+    }
 }
