@@ -72,11 +72,21 @@ struct DownlinkConditionTracker: Sendable {
     private var recentReceived: [Double] = []
     private var hadMedia = false
     private let lookahead = 2
+    /// Reports in a row, up to this one, on which the remote uplink was already degraded.
+    private var remoteDegradedReports = 0
 
     /// Feeds one interval; returns the newly adopted reported condition when it changed (judging
     /// the interval `lookahead` samples back, under the `limit` in force now).
+    ///
+    /// `remoteAlreadyDegraded`: the remote publisher's uplink is degraded by what its own
+    /// reports (or the `.publisher` limit) say. Once it has been so for more than `lookahead`
+    /// reports in a row, the lookahead drops to zero and every waiting interval is judged now:
+    /// the wait exists so that an upstream burst is not called `local`, but with the remote
+    /// side steadily degraded, loss the upstream figures do not explain leaves the source
+    /// `bothOrUnclear` at worst, which is what such a sample is. Not at the remote's onset:
+    /// the reports of its first burst arrive up to two intervals after the burst itself.
     mutating func update(lostTotal: Double, receivedTotal: Double, time: Double, senderStats: ReceivedSenderStats?, estimate: Double, demand: Double?,
-                         roundTrip: Double?, jitter: Double?, videoOn: Bool, remoteDegraded: Bool = false,
+                         roundTrip: Double?, jitter: Double?, videoOn: Bool, remoteDegraded: Bool = false, remoteAlreadyDegraded: Bool = false,
                          limit: SubscriberReceiveLimit = .none, silence: SourceSilenceDetector.Reading? = nil) -> NetworkConditionChange? {
         var loss: Double?
         var hasMedia = false
@@ -115,7 +125,18 @@ struct DownlinkConditionTracker: Sendable {
         pending.append(Interval(start: lastTime ?? time, lost: lost, expected: lost + received, blackout: loss == 1 && lost == 0,
                                 path: silence?.path, sample: sample))
         lastTime = time
-        guard pending.count > lookahead else { return nil }
+        var change: NetworkConditionChange?
+        remoteDegradedReports = remoteAlreadyDegraded ? remoteDegradedReports + 1 : 0
+        while pending.count > (remoteDegradedReports > lookahead ? 0 : lookahead) {
+            if let adopted = judgeOldest(senderStats: senderStats, limit: limit, silence: silence) { change = adopted }
+        }
+        return change
+    }
+
+    /// Judges the oldest waiting interval (see ``update``); returns the newly adopted reported
+    /// condition when it changed.
+    private mutating func judgeOldest(senderStats: ReceivedSenderStats?, limit: SubscriberReceiveLimit,
+                                      silence: SourceSilenceDetector.Reading?) -> NetworkConditionChange? {
         var judged = pending.removeFirst()
         // The path delivered (or nothing says it did not): the source stopped. No loss, no
         // capacity, no media: the interval leaves the condition as it was.

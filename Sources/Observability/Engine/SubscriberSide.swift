@@ -10,6 +10,8 @@ struct SubscriberSide: Sendable {
     private var inboxes: [InboxKey: SenderStatsInbox] = [:]
     /// What the SDK's layer policy says limits each stream (absent: `.none`).
     private var limits: [StreamKey: SubscriberReceiveLimit] = [:]
+    /// Streams a policy has given a limit (`.none` included): no step-down is inferred for them.
+    private var limitsGiven: Set<StreamKey> = []
     /// Each stream's downlink as its counters alone score it, after its latest report.
     private var measured: [StreamKey: TransportStats] = [:]
     /// Each stream's publisher, sending or not, after its latest report.
@@ -68,6 +70,7 @@ struct SubscriberSide: Sendable {
     /// Sets what limits `stream` of `endpoint` from its next report on.
     mutating func setReceiveLimit(_ limit: SubscriberReceiveLimit, endpoint: EndpointID, stream: StreamID) {
         limits[StreamKey(endpoint: endpoint, stream: stream)] = limit == .none ? nil : limit
+        limitsGiven.insert(StreamKey(endpoint: endpoint, stream: stream))
     }
 
     /// The limit in force for `stream` of `endpoint`.
@@ -150,7 +153,7 @@ struct SubscriberSide: Sendable {
                 .ingest(stream.entries, in: sample.report, selectedPair: digest.selectedPair, peerConnection: sample.peerConnection,
                         connectionPreviousReport: previousReport,
                         downlinkEstimate: estimate, senderStats: senderStats,
-                        limit: limits[key] ?? .none) else { continue }
+                        limit: limits[key] ?? .none, limitsGiven: limitsGiven.contains(key)) else { continue }
             measured[key] = update.measuredDownlink
             sending[key] = update.source
             func emit(_ event: StatsEvent) {

@@ -64,6 +64,8 @@ struct SubscriberStreamTracker: Sendable {
     private var usesW3CFreezeCounters = false
     private var downlink: DownlinkConditionTracker
     private var silence = SourceSilenceDetector()
+    /// A step-down the router made on its own (used only while no policy gives limits).
+    private var routerStepDown = RouterStepDownDetector()
     /// Whether the remote uplink was last reported as stopped (a change is a condition change).
     private var reportedStopped = false
     private var remote: RemotePublisherView
@@ -110,11 +112,14 @@ struct SubscriberStreamTracker: Sendable {
     /// media; `downlinkEstimate` the
     /// connection's bandwidth estimate (bps; `nil` when there is none yet); `senderStats` the sender-stats messages accepted
     /// from this stream's publisher; `limit` what the SDK's layer policy says limits the
-    /// stream now (see ``SubscriberReceiveLimit``). Returns `nil` for a report whose
+    /// stream now (see ``SubscriberReceiveLimit``); `limitsGiven` whether a policy has given
+    /// this stream limits at all (if not, a step-down the router made on its own is inferred:
+    /// ``RouterStepDownDetector``). Returns `nil` for a report whose
     /// timestamp is not after that connection's previous one.
     mutating func ingest(_ entries: SubscriberStreamEntries, in report: StatsReport, selectedPair: StatsEntry?, peerConnection: String,
                          connectionPreviousReport: Double? = nil, downlinkEstimate: Double?,
-                         senderStats: ReceivedSenderStats? = nil, limit: SubscriberReceiveLimit = .none) -> SubscriberStreamUpdate? {
+                         senderStats: ReceivedSenderStats? = nil, limit: SubscriberReceiveLimit = .none,
+                         limitsGiven: Bool = false) -> SubscriberStreamUpdate? {
         guard let time = [entries.video?.timestamp, entries.audio?.timestamp].compactMap({ $0 }).max() else { return nil }
         if let last = lastReportTime[peerConnection], time <= last { return nil }
         lastReportTime[peerConnection] = time
@@ -156,12 +161,22 @@ struct SubscriberStreamTracker: Sendable {
         let silent = silence.update(audioPackets: entries.audio == nil ? nil : audioPackets.total + audioLost.total,
                                     videoPackets: entries.video == nil ? nil : videoPackets.total + videoLost.total,
                                     selectedPair: selectedPair, roundTripQueued: pairQueueing.update(pairRoundTrip), videoHeld: paused)
+        // No policy speaks for this stream: a router's own step-down is the downlink's limit.
+        var downlinkLimit = limit
+        if !limitsGiven, limit == .none,
+           routerStepDown.update(receivedHeight: video?.height, offeredHeights: remoteReading.layers.map(\.height),
+                                 downlink: downlink.measuredCondition.0) {
+            downlinkLimit = .downlink
+        }
+        // Degraded by the publisher's own reports (a stopped source is judged as before).
+        let remoteAlreadyDegraded = remoteReading.transport.networkCondition.isDegraded
         applySourceStop(to: &remoteReading)
         let localChange = downlink.update(
             lostTotal: videoLost.total + audioLost.total, receivedTotal: videoPackets.total + audioPackets.total,
             time: time, senderStats: remoteReading.senderStats == nil ? nil : senderStats, estimate: downlinkEstimate ?? 0, demand: demand,
             roundTrip: pairRoundTrip, jitter: jitter, videoOn: video != nil && !paused,
-            remoteDegraded: remoteReading.transport.networkCondition.isDegraded, limit: limit, silence: silent)
+            remoteDegraded: remoteReading.transport.networkCondition.isDegraded, remoteAlreadyDegraded: remoteAlreadyDegraded,
+            limit: downlinkLimit, silence: silent)
         let (condition, reason) = downlink.transportCondition
         let transport = TransportStats(estimate: downlinkEstimate, networkCondition: condition, networkConditionReason: reason)
 
