@@ -155,6 +155,7 @@ struct SubscriberStreamTracker: Sendable {
         }
         let silent = silence.update(audioPackets: entries.audio == nil ? nil : audioPackets.total + audioLost.total,
                                     videoPackets: entries.video == nil ? nil : videoPackets.total + videoLost.total,
+                                    audioLost: entries.audio == nil ? nil : audioLost.total, videoLost: entries.video == nil ? nil : videoLost.total,
                                     selectedPair: selectedPair, roundTripQueued: pairQueueing.update(pairRoundTrip), videoHeld: paused)
         applySourceStop(to: &remoteReading)
         let localChange = downlink.update(
