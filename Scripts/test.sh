@@ -124,7 +124,7 @@ netns_suite 300 RealRelayTests
 netns_suite 400 RealAdaptationTests
 # A publisher that stops sending is not my network (docs/network-condition.md, issue 23 item 1):
 # Alice's uplink dropped for 7 s, then her Chromium killed with SIGKILL, with and without sender
-# stats; Bob's subscriber must say `remote`, never blame its downlink. 54-63 s measured.
+# stats; Bob's subscriber must say `remote`, never blame its downlink. 54-61 s measured (12 runs).
 netns_suite 180 RealPublisherStopTests
 # The layer policy without sender stats (docs/adaptation.md): one layer starved by a 100 kbit/s
 # cap for 10 s, paused and probed back. 37 s.

@@ -24,7 +24,7 @@ enum PathEvidence: Sendable, Hashable {
 /// interval counts (the stop's sequence gap, measured: 299 video packets after a 6 s uplink
 /// blackout) is the stop's, not this downlink's. The kinds need not come back together: the
 /// publisher's queued audio leads, and on the rig the video followed only in the next interval
-/// in 2 of 14 uplink blackouts, its gap (179, 186 packets) with it. So each kind that flowed
+/// in 3 of 38 uplink blackouts, its gap (179, 186, 213 packets) with it. So each kind that flowed
 /// before the stop has its gap forgiven in the interval it first arrives again in
 /// (``Reading/stopGapLost``).
 ///
