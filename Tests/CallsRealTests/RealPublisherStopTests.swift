@@ -1,6 +1,8 @@
 import Calls
+import CallScopeCore
 import Foundation
 import Observability
+import RTCStats
 import Testing
 
 /// A publisher that stops sending is not my network (issue 23 item 1, docs/network-condition.md):
@@ -20,15 +22,18 @@ struct RealPublisherStopTests {
             let namespace = try #require(call.namespace)
             let events = try #require(call.lifecycle)
             let stats = try #require(call.subscriberStats)
+            await Self.recordBob(call, scenario: "publisher-stop-sender-stats-\(senderStats)")
             let estimateBefore = Self.links(stats, from: .distantPast).last?.transport.connectionEstimatedBandwidth ?? 0
 
             // 1. Her uplink dies.
             try await namespace.startUplinkBlackout()
             let dropped = Date()
+            progress("uplink dropped at \(Self.unixMilliseconds(dropped))")
             let disabled = await events.wait(after: dropped, .seconds(10)) { $0 == .videoDisabled(.publisherPropertyChanged) }
             try await Task.sleep(for: .seconds(7) - .seconds(Date().timeIntervalSince(dropped)))
             try await namespace.endUplinkBlackout()
             let restored = Date()
+            progress("uplink restored at \(Self.unixMilliseconds(restored))")
             Self.check(stats, from: dropped, to: restored, estimateBefore: estimateBefore, scenario: "uplink dropped")
             let disabledAfter = try #require(disabled, "videoDisabled(publisherPropertyChanged) within 10 s of the uplink drop").timeIntervalSince(dropped)
             progress("uplink dropped (sender stats \(senderStats)): videoDisabled(publisherPropertyChanged) after \(String(format: "%.2f", disabledAfter)) s")
@@ -41,13 +46,34 @@ struct RealPublisherStopTests {
             let estimateLive = Self.links(stats, from: .distantPast).last?.transport.connectionEstimatedBandwidth ?? 0
             let killedCount = try await namespace.killEverythingInside()
             let killed = Date()
+            progress("publisher killed at \(Self.unixMilliseconds(killed))")
             try #require(killedCount > 0, "a Chromium ran in the namespace")
             let disabledAgain = await events.wait(after: killed, .seconds(10)) { $0 == .videoDisabled(.publisherPropertyChanged) }
             try await Task.sleep(for: .seconds(7) - .seconds(Date().timeIntervalSince(killed)))
             Self.check(stats, from: killed, to: Date(), estimateBefore: estimateLive, scenario: "publisher killed")
+            progress("subscriber events from the uplink drop: " + events.all.filter { $0.0 >= dropped }
+                .map { String(format: "%+.2f s ", $0.0.timeIntervalSince(dropped)) + "\($0.1)" }.joined(separator: ", "))
             let killedAfter = try #require(disabledAgain, "videoDisabled(publisherPropertyChanged) within 10 s of the SIGKILL").timeIntervalSince(killed)
             progress("publisher killed (sender stats \(senderStats)): videoDisabled(publisherPropertyChanged) after \(String(format: "%.2f", killedAfter)) s")
         }
+    }
+
+    static func unixMilliseconds(_ date: Date) -> Int { Int(date.timeIntervalSince1970 * 1000) }
+
+    /// With `CALLSCOPE_PUBLISHER_STOP_RECORD=<directory>`, records what Bob's session fed its
+    /// monitors to `<directory>/<scenario>-<unix ms>.ndjson` (`callscope replay` reads it): the
+    /// reports around each stop, to study a failure. Nothing is written otherwise. (The file stays
+    /// open to the end of the process: lines still come while the call tears down.)
+    static func recordBob(_ call: TwoClientCall, scenario: String) async {
+        guard let directory = ProcessInfo.processInfo.environment["CALLSCOPE_PUBLISHER_STOP_RECORD"] else { return }
+        let path = "\(directory)/\(scenario)-\(unixMilliseconds(Date())).ndjson"
+        guard (try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)) != nil,
+              FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else { return }
+        let output = Locked(file)
+        let writer = RecordingWriter { line in output.withLock { $0.write(Data(line)) } }
+        writer.writeHeader(RecordingHeader(scenario: scenario, browser: "chromium", sfu: "janus", intervalMilliseconds: 1000))
+        await call.bob.record(to: writer, peer: "bob")
+        progress("recording Bob's session to \(path)")
     }
 
     static func links(_ stats: Timed<StatsCallback>, from start: Date, to end: Date = .distantFuture) -> [SubscriberMediaLinkStats] {

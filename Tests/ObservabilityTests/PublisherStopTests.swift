@@ -28,20 +28,40 @@ import Testing
         var sending: PublisherSending?
     }
 
-    /// Feeds `count` reports; media stops from `stop` on (`videoOnly`: the audio goes on).
-    static func run(_ count: Int, stop: Int, gone: Gone, videoOnly: Bool = false) -> [Outcome] {
+    /// How media comes back after the stop (``run(_:stop:gone:videoOnly:resume:)``).
+    struct Resume {
+        /// The first interval with audio again, and its packets (the publisher's queued audio).
+        var audioAt: Int
+        var audioPackets: Double
+        /// The first interval with video again, its packets, and the lost it counts (the
+        /// sequence gap of the packets the publisher numbered but could not send).
+        var videoAt: Int
+        var videoPackets: Double
+        var videoGap: Double
+        /// The second stop (the publisher killed), from this interval on for good.
+        var stopAgainAt: Int
+    }
+
+    /// Feeds `count` reports; media stops from `stop` on (`videoOnly`: the audio goes on), and
+    /// comes back as `resume` says (never without it).
+    static func run(_ count: Int, stop: Int, gone: Gone, videoOnly: Bool = false, resume: Resume? = nil) -> [Outcome] {
         var engine = CallStatsEngine()
         let endpoint = EndpointID("subscriber")
-        var video = 0.0, audio = 0.0, pairBytes = 0.0, requests = 0.0, responses = 0.0, frames = 0.0
+        var video = 0.0, audio = 0.0, videoLost = 0.0, pairBytes = 0.0, requests = 0.0, responses = 0.0, frames = 0.0
         var outcomes: [Outcome] = []
         for report in 0..<count {
             let time = Double(report) * 1000
             let stopped = report >= stop
             if report > 0 {
-                if !stopped { video += 100; frames += 15 }
-                if !stopped || videoOnly { audio += 50 }
-                let rtp = (stopped ? 0 : 100 * 1250) + (!stopped || videoOnly ? 50 * 100 : 0)
-                pairBytes += gone == .downlink && stopped ? 0 : Double(rtp) + 128
+                var videoPackets = stopped ? 0.0 : 100, audioPackets = !stopped || videoOnly ? 50.0 : 0
+                if let resume, report >= resume.audioAt, report < resume.stopAgainAt { audioPackets = report == resume.audioAt ? resume.audioPackets : 50 }
+                if let resume, report >= resume.videoAt, report < resume.stopAgainAt { videoPackets = report == resume.videoAt ? resume.videoPackets : 100 }
+                if let resume, report == resume.videoAt { videoLost += resume.videoGap }
+                video += videoPackets
+                audio += audioPackets
+                if videoPackets > 0 { frames += 15 }
+                let rtp = videoPackets * 1250 + audioPackets * 100
+                pairBytes += gone == .downlink && stopped ? 0 : rtp + 128
             }
             var state = "succeeded"
             if gone == .downlink, stopped {
@@ -57,7 +77,7 @@ import Testing
                 Synthetic.entry("CP", .candidatePair, at: time, ["bytesReceived": pairBytes, "state": state, "nominated": true,
                                                                  "requestsSent": requests, "responsesReceived": responses, "currentRoundTripTime": 0.002]),
                 Synthetic.entry("IV", .inboundRTP, at: time, ["kind": "video", "mid": "1", "bytesReceived": video * 1250, "packetsReceived": video,
-                                                              "packetsLost": 0, "framesDecoded": frames, "frameWidth": 640, "frameHeight": 360, "codecId": "COV"]),
+                                                              "packetsLost": videoLost, "framesDecoded": frames, "frameWidth": 640, "frameHeight": 360, "codecId": "COV"]),
                 Synthetic.entry("IA", .inboundRTP, at: time, ["kind": "audio", "mid": "0", "bytesReceived": audio * 100, "packetsReceived": audio, "packetsLost": 0]),
             ]
             var outcome = Outcome(condition: .unknown, reason: .unknown, estimate: 0, estimateUnknown: true, remote: .unknown, source: .none,
@@ -104,6 +124,32 @@ import Testing
         }
         #expect(outcomes[11].conditionEvents == [.unknown])
         #expect(outcomes.allSatisfy { !$0.conditionEvents.contains(.packetLoss) && !$0.conditionEvents.contains(.bandwidth) })
+    }
+
+    /// The failing run of the rig's `RealPublisherStopTests` (with sender stats, 1 of 5 runs),
+    /// its per-second counts kept: the uplink blackout ends and the audio comes back one
+    /// interval before the video (interval 17: 102 audio packets, no video; interval 18: 57
+    /// video packets and 179 counted lost, the blackout's sequence gap), then the publisher is
+    /// killed (nothing from interval 22 on). The gap is the stop's, not the downlink's: before
+    /// the fix it was loss 179 / (179 + 57 + 50 + 102) = 46 % over the two-interval window,
+    /// `critical` / `packetLoss` at report 20 (judged two late), held through the kill (a
+    /// silent interval leaves the condition as it was): source `local`, then `bothOrUnclear`.
+    /// Hand-worked now: the downlink stays `excellent` / `none` throughout, the source is never
+    /// `local` nor `bothOrUnclear`, and the kill is `remote` from report 23 (two silent intervals).
+    @Test func mediaThatComesBackKindByKindAfterAStopIsNoLocalLoss() {
+        let resume = Resume(audioAt: 17, audioPackets: 102, videoAt: 18, videoPackets: 57, videoGap: 179, stopAgainAt: 22)
+        let outcomes = Self.run(30, stop: 10, gone: .publisher, resume: resume)
+        for (report, outcome) in outcomes.enumerated() {
+            // (The first interval with media ends at report 1 and is judged at report 3, two
+            // late; a level is adopted on its second sample: `excellent` from report 4.)
+            #expect(report < 4 || (outcome.condition, outcome.reason) == (.excellent, .none), "report \(report)")
+            #expect(outcome.source != .local && outcome.source != .bothOrUnclear, "report \(report)")
+            #expect(!outcome.conditionEvents.contains(.packetLoss), "report \(report)")
+        }
+        #expect(outcomes[16].sending == .stopped && outcomes[17].sending == .sending && outcomes[18].sending == .sending)
+        for report in 23..<30 {
+            #expect(outcomes[report].sending == .stopped && outcomes[report].source == .remote, "report \(report)")
+        }
     }
 
     /// Our own downlink gone (pair bytes still, checks unanswered): still local total loss, as

@@ -93,7 +93,8 @@ struct DownlinkConditionTracker: Sendable {
         var lost = 0.0
         var received = 0.0
         if let last = lastTotals {
-            lost = max(0, lostTotal - last.lost)
+            // A stopped kind's sequence gap, counted when it returns, is not this downlink's loss.
+            lost = max(0, lostTotal - last.lost - (silence?.stopGapLost ?? 0))
             received = max(0, receivedTotal - last.received)
             hasMedia = received > 0
             if silence?.resumedAfterStop == true {

@@ -22,7 +22,11 @@ enum PathEvidence: Sendable, Hashable {
 /// time. Two silent intervals in a row with the path alive make the source stopped (one silent
 /// second can be a gap); the first interval with packets again ends it, and the loss that
 /// interval counts (the stop's sequence gap, measured: 299 video packets after a 6 s uplink
-/// blackout) is the stop's, not this downlink's.
+/// blackout) is the stop's, not this downlink's. The kinds need not come back together: the
+/// publisher's queued audio leads, and on the rig the video followed only in the next interval
+/// in 3 of 38 uplink blackouts, its gap (179, 186, 213 packets) with it. So each kind that flowed
+/// before the stop has its gap forgiven in the interval it first arrives again in
+/// (``Reading/stopGapLost``).
 ///
 /// The video alone stopping while the audio keeps arriving is the publisher stopping its
 /// video (a track removed or stopped): ``videoStopped``, after the same two intervals.
@@ -35,6 +39,10 @@ struct SourceSilenceDetector: Sendable {
         var path: PathEvidence?
         /// Media arrived again after a stopped source: this interval's loss is the stop's gap.
         var resumedAfterStop: Bool
+        /// Packets this interval counts lost that are a stop's sequence gap, not this downlink's
+        /// loss: the lost of each kind arriving here for the first time since its publisher
+        /// stopped it (the whole stream, or the video alone).
+        var stopGapLost: Double = 0
     }
 
     /// Silent intervals with the path alive before the source counts as stopped.
@@ -42,8 +50,13 @@ struct SourceSilenceDetector: Sendable {
 
     private var lastPair: (id: String, bytes: Double, responses: Double, requests: Double)?
     private var lastCounts: (audio: Double, video: Double)?
+    private var lastLost: (audio: Double, video: Double)?
     private var hadMedia = false
+    private var hadAudio = false
     private var hadVideo = false
+    /// Kinds the publisher stopped that have not arrived since: the first interval each
+    /// arrives in again counts its stop's gap as lost.
+    private var awaitingReturn: Set<MediaKind> = []
     private var silentAliveRun = 0
     private var videoSilentRun = 0
     /// The publisher stopped sending altogether (see the type's documentation).
@@ -51,12 +64,12 @@ struct SourceSilenceDetector: Sendable {
     /// The publisher stopped its video while its audio keeps coming.
     private(set) var videoStopped = false
 
-    /// Feeds one report: the stream's audio and video packets received plus lost (cumulative;
-    /// `nil` for a kind it does not have), the selected pair, and whether its round-trip time
-    /// is queueing. `videoHeld`: the SDK itself holds the video off (a pause, `subscribeToVideo`
-    /// off), so missing video is not the publisher's doing.
-    mutating func update(audioPackets: Double?, videoPackets: Double?, selectedPair pair: StatsEntry?, roundTripQueued: Bool,
-                         videoHeld: Bool) -> Reading {
+    /// Feeds one report: the stream's audio and video packets received plus lost, and of those
+    /// lost (cumulative; `nil` for a kind it does not have), the selected pair, and whether its
+    /// round-trip time is queueing. `videoHeld`: the SDK itself holds the video off (a pause,
+    /// `subscribeToVideo` off), so missing video is not the publisher's doing.
+    mutating func update(audioPackets: Double?, videoPackets: Double?, audioLost: Double? = nil, videoLost: Double? = nil,
+                         selectedPair pair: StatsEntry?, roundTripQueued: Bool, videoHeld: Bool) -> Reading {
         let audio = audioPackets ?? 0, video = videoPackets ?? 0
         var audioArrived = false, videoArrived = false
         if let last = lastCounts {
@@ -65,18 +78,35 @@ struct SourceSilenceDetector: Sendable {
         }
         let first = lastCounts == nil
         lastCounts = (audio, video)
+        let lost = (audio: audioLost ?? 0, video: videoLost ?? 0)
+        let lostBefore = lastLost ?? lost
+        lastLost = lost
+        // A stopped kind's first packets again: the gap they close is the stop's.
+        var stopGap = 0.0
+        if videoHeld { awaitingReturn.remove(.video) }
+        if audioArrived, awaitingReturn.remove(.audio) != nil { stopGap += max(0, lost.audio - lostBefore.audio) }
+        if videoArrived, awaitingReturn.remove(.video) != nil { stopGap += max(0, lost.video - lostBefore.video) }
         // Held video and no audio: nothing is due, so nothing missing is silence.
         let due = audioPackets != nil || (videoPackets != nil && !videoHeld)
         let silent = !first && hadMedia && due && !audioArrived && !videoArrived
         if audioArrived || videoArrived { hadMedia = true }
+        if audioArrived { hadAudio = true }
         if videoArrived { hadVideo = true }
 
         let path = evidence(pair, roundTripQueued: roundTripQueued)
         var resumed = false
         if silent {
             silentAliveRun = path == .dead ? 0 : (path == .alive || silentAliveRun > 0 ? silentAliveRun + 1 : 0)
-            if path == .dead { sourceStopped = false }
-            if silentAliveRun >= Self.stoppedAfter { sourceStopped = true }
+            if path == .dead {
+                // Our own path died: what returns after it is not the publisher's gap alone.
+                sourceStopped = false
+                awaitingReturn = []
+            }
+            if silentAliveRun >= Self.stoppedAfter {
+                sourceStopped = true
+                if hadAudio { awaitingReturn.insert(.audio) }
+                if hadVideo, !videoHeld { awaitingReturn.insert(.video) }
+            }
         } else if !first {
             resumed = sourceStopped
             silentAliveRun = 0
@@ -85,12 +115,15 @@ struct SourceSilenceDetector: Sendable {
         // The video alone: audio arrives (so the path works), video does not, and we do not hold it.
         if !first, audioArrived, !videoArrived, hadVideo, !videoHeld {
             videoSilentRun += 1
-            if videoSilentRun >= Self.stoppedAfter { videoStopped = true }
+            if videoSilentRun >= Self.stoppedAfter {
+                videoStopped = true
+                awaitingReturn.insert(.video)
+            }
         } else if videoArrived || videoHeld || silent {
             videoSilentRun = 0
             videoStopped = false
         }
-        return Reading(silent: silent, path: path, resumedAfterStop: resumed)
+        return Reading(silent: silent, path: path, resumedAfterStop: resumed, stopGapLost: stopGap)
     }
 
     /// The pair's evidence between this report and the one before (none when the pair changed).

@@ -160,6 +160,7 @@ struct SubscriberStreamTracker: Sendable {
         }
         let silent = silence.update(audioPackets: entries.audio == nil ? nil : audioPackets.total + audioLost.total,
                                     videoPackets: entries.video == nil ? nil : videoPackets.total + videoLost.total,
+                                    audioLost: entries.audio == nil ? nil : audioLost.total, videoLost: entries.video == nil ? nil : videoLost.total,
                                     selectedPair: selectedPair, roundTripQueued: pairQueueing.update(pairRoundTrip), videoHeld: paused)
         // No policy speaks for this stream: a router's own step-down is the downlink's limit.
         var downlinkLimit = limit
