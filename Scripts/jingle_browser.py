@@ -17,7 +17,10 @@ Two modes, both under the rig lock (`flock /tmp/callscope-rig.lock ...`):
       Jingle), given to the answerer's setRemoteDescription; we answer {"answer": SDP}; the test
       sends {"remoteAnswer": SDP} for the offerer; we answer {"result": {...}} once the data
       channel is open both ways (or {"error": ...}). The two peer connections never see each
-      other's SDP except through the test's mapping.
+      other's SDP except through the test's mapping. A scenario NAME-trickle sends the
+      descriptions before gathering; {"candidates": true} then returns each side's trickled
+      candidates ({"offerer": [...], "answerer": [...]}), and the remoteAnswer request carries
+      them back, mapped, as "forOfferer" / "forAnswerer" (RTCIceCandidateInit objects).
 """
 from __future__ import annotations
 
@@ -131,15 +134,22 @@ const scenario = arguments[0], done = arguments[arguments.length - 1];
 })().catch(error => done({ error: String(error) }));
 """
 
+# A scenario NAME-trickle is NAME with trickle ICE: the descriptions go out before gathering (no
+# candidates in them) and the candidates travel separately, through the test's transport-info
+# mapping, into addIceCandidate.
 OFFER = r"""
-const scenario = arguments[0], done = arguments[arguments.length - 1];
+const requested = arguments[0], done = arguments[arguments.length - 1];
 (async () => {
   const [a, b] = jb.newPair();
-  jb.a = a; jb.b = b; jb.scenario = scenario;
+  const trickle = requested.endsWith('-trickle'), scenario = requested.replace(/-trickle$/, '');
+  jb.a = a; jb.b = b; jb.scenario = scenario; jb.trickle = trickle;
+  jb.offererCandidates = []; jb.answererCandidates = [];
+  a.onicecandidate = event => { if (event.candidate) jb.offererCandidates.push(event.candidate.toJSON()); };
+  b.onicecandidate = event => { if (event.candidate) jb.answererCandidates.push(event.candidate.toJSON()); };
   jb.received = new Promise(resolve => { b.ondatachannel = event => resolve(event.channel); });
   jb.channel = jb.setup(scenario, a, b);
   await a.setLocalDescription(await a.createOffer());
-  await jb.gathered(a);
+  if (!trickle) await jb.gathered(a);
   done({ offer: a.localDescription.sdp });
 })().catch(error => done({ error: String(error) }));
 """
@@ -150,16 +160,27 @@ const sdp = arguments[0], done = arguments[arguments.length - 1];
   await jb.b.setRemoteDescription({ type: 'offer', sdp });
   jb.answererSends(jb.scenario, jb.b);
   await jb.b.setLocalDescription(await jb.b.createAnswer());
-  await jb.gathered(jb.b);
+  if (!jb.trickle) await jb.gathered(jb.b);
   done({ answer: jb.b.localDescription.sdp });
 })().catch(error => done({ error: 'answerer: ' + String(error) }));
 """
 
+CANDIDATES = r"""
+const done = arguments[arguments.length - 1];
+(async () => {
+  await jb.gathered(jb.a); await jb.gathered(jb.b);
+  done({ offerer: jb.offererCandidates, answerer: jb.answererCandidates });
+})().catch(error => done({ error: String(error) }));
+"""
+
 FINISH = r"""
-const sdp = arguments[0], done = arguments[arguments.length - 1];
+const sdp = arguments[0], forOfferer = arguments[1] || [], forAnswerer = arguments[2] || [];
+const done = arguments[arguments.length - 1];
 (async () => {
   await jb.a.setRemoteDescription({ type: 'answer', sdp });
-  const result = { scenario: jb.scenario };
+  for (const candidate of forOfferer) await jb.a.addIceCandidate(candidate);
+  for (const candidate of forAnswerer) await jb.b.addIceCandidate(candidate);
+  const result = { scenario: jb.scenario, trickled: forOfferer.length + forAnswerer.length };
   if (jb.channel) {
     await jb.opened(jb.channel);
     const received = await jb.received;
@@ -223,8 +244,10 @@ def peer(wd) -> None:
             reply(wd.execute_async(OFFER, [request["scenario"]], timeout=40))
         elif "remoteOffer" in request:
             reply(wd.execute_async(ANSWER, [request["remoteOffer"]], timeout=40))
+        elif request.get("candidates"):
+            reply(wd.execute_async(CANDIDATES, [], timeout=40))
         elif "remoteAnswer" in request:
-            reply(wd.execute_async(FINISH, [request["remoteAnswer"]], timeout=40))
+            reply(wd.execute_async(FINISH, [request["remoteAnswer"], request.get("forOfferer"), request.get("forAnswerer")], timeout=40))
         elif request.get("quit"):
             return
 

@@ -21,21 +21,44 @@ struct JingleRealHandshakeTests {
         return try received.session.sdp(writtenBy: role, sessionID: 7, sessionVersion: 2)
     }
 
+    /// Browser candidates (`RTCIceCandidate.toJSON()`) -> one transport-info as XML text -> read
+    /// back -> `RTCIceCandidateInit`s with `candidate` and `sdpMid` only.
+    static func throughTransportInfo(_ candidates: [[String: Any]], creator: JingleRole) throws -> [[String: String]] {
+        let trickled = try candidates.map { candidate in
+            try JingleTrickleCandidate(sdpCandidate: candidate["candidate"] as? String ?? "", sdpMid: candidate["sdpMid"] as? String ?? "",
+                                       usernameFragment: candidate["usernameFragment"] as? String)
+        }
+        let info = JingleRequest.transportInfo(sessionID: "callscope-real", creator: creator, candidates: trickled)
+        let received = try JingleRequest(element: try XMPPElementReader.read(Array(info.element.xmlString().utf8)))
+        #expect(received.trickleCandidates == trickled)
+        return received.trickleCandidates.map { ["candidate": $0.sdpCandidate, "sdpMid": $0.contentName] }
+    }
+
     @Test func handshakesThroughJingle() throws {
         let peers = try BrowserPeers()
         defer { peers.close() }
-        for scenario in ["datachannel", "simulcast", "audio-video"] {
+        for scenario in ["datachannel", "datachannel-trickle", "simulcast", "audio-video"] {
             let offer = try #require(try peers.request(["scenario": scenario])["offer"] as? String)
             let remoteOffer = try Self.throughJingle(offer, writtenBy: .initiator, action: .sessionInitiate)
             let answer = try #require(try peers.request(["remoteOffer": remoteOffer])["answer"] as? String)
             let remoteAnswer = try Self.throughJingle(answer, writtenBy: .responder, action: .sessionAccept)
-            let result = try #require(try peers.request(["remoteAnswer": remoteAnswer])["result"] as? [String: Any])
+            var finish: [String: Any] = ["remoteAnswer": remoteAnswer]
+            if scenario.hasSuffix("-trickle") {
+                #expect(!offer.contains("a=candidate:") && !answer.contains("a=candidate:"), "trickle: no candidate in the descriptions")
+                let gathered = try peers.request(["candidates": true])
+                let offerer = gathered["offerer"] as? [[String: Any]] ?? [], answerer = gathered["answerer"] as? [[String: Any]] ?? []
+                #expect(!offerer.isEmpty && !answerer.isEmpty)
+                finish["forAnswerer"] = try Self.throughTransportInfo(offerer, creator: .initiator)
+                finish["forOfferer"] = try Self.throughTransportInfo(answerer, creator: .initiator)
+            }
+            let result = try #require(try peers.request(finish)["result"] as? [String: Any])
             print("JingleRealHandshakeTests \(scenario): \(result)")
             if scenario != "audio-video" { #expect(result["echo"] as? String == "echo:hello", "\(scenario): \(result)") }
+            if scenario.hasSuffix("-trickle") { #expect(result["trickled"] as? Int ?? 0 >= 2, "\(result)") }
             let connected: Set<String> = ["connected", "completed"]
             #expect(connected.contains(result["offererIce"] as? String ?? ""), "\(scenario): \(result)")
             #expect(connected.contains(result["answererIce"] as? String ?? ""), "\(scenario): \(result)")
-            if scenario != "datachannel" {
+            if !scenario.hasPrefix("datachannel") {
                 // RTP flowed offerer -> answerer for both kinds (and back, with two-way media).
                 let answererPackets = result["answererPackets"] as? [String: Int] ?? [:]
                 #expect(answererPackets["audio", default: 0] > 0 && answererPackets["video", default: 0] > 0, "\(scenario): \(result)")
