@@ -9,6 +9,8 @@ Two modes, both under the rig lock (`flock /tmp/callscope-rig.lock ...`):
       the answer and the offerer's trickled candidates (RTCIceCandidate.toJSON()) are written.
       Scenarios: `datachannel` (data channel only), `audio-video` (one audio and one video track
       each way), `simulcast` (audio, video sent as three simulcast layers q/h/f, a data channel).
+      The peer mode also has `reject-video` (audio-video; the test offers the video with a codec
+      Chromium lacks, so the answer refuses it).
 
   jingle_browser.py peer
       One side of the real handshake test (Tests/JingleRealTests): JSON lines on stdin/stdout.
@@ -67,7 +69,7 @@ jb.opened = function (channel) {
 jb.setup = function (scenario, a, b) {
   let channel = null;
   if (scenario === 'datachannel' || scenario === 'simulcast') channel = a.createDataChannel('callscope');
-  if (scenario === 'audio-video') {
+  if (scenario === 'audio-video' || scenario === 'reject-video') {
     const mine = jb.tracks(), theirs = jb.tracks();
     a.addTrack(mine.audio, mine.stream); a.addTrack(mine.video, mine.stream);
     b.ontrack = null;
@@ -83,10 +85,12 @@ jb.setup = function (scenario, a, b) {
 };
 // After b's setRemoteDescription: b sends its own tracks back on the offered transceivers.
 jb.answererSends = function (scenario, b) {
-  if (scenario !== 'audio-video') return;
+  if (scenario !== 'audio-video' && scenario !== 'reject-video') return;
   const theirs = jb.answererTracks;
   for (const transceiver of b.getTransceivers()) {
     const kind = transceiver.receiver.track.kind;
+    // reject-video: the test offers the video with a codec Chromium lacks; the answer refuses it.
+    if (scenario === 'reject-video' && kind === 'video') continue;
     transceiver.direction = 'sendrecv';
     transceiver.sender.replaceTrack(kind === 'audio' ? theirs.audio : theirs.video);
     transceiver.sender.setStreams(theirs.stream);
@@ -192,8 +196,9 @@ const done = arguments[arguments.length - 1];
   }
   if (jb.scenario !== 'datachannel') {
     // Media must flow through the mapped descriptions: RTP packets received, per kind.
-    result.answererPackets = await jb.packets(jb.b, ['audio', 'video']);
+    result.answererPackets = await jb.packets(jb.b, jb.scenario === 'reject-video' ? ['audio'] : ['audio', 'video']);
     if (jb.scenario === 'audio-video') result.offererPackets = await jb.packets(jb.a, ['audio', 'video']);
+    if (jb.scenario === 'reject-video') result.offererPackets = await jb.packets(jb.a, ['audio']);
   }
   result.offererIce = jb.a.iceConnectionState; result.answererIce = jb.b.iceConnectionState;
   result.offererReceivers = jb.a.getReceivers().map(r => r.track.kind + ':' + r.track.readyState);

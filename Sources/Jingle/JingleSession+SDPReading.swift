@@ -3,7 +3,8 @@ extension JingleSession {
     /// m-line, named by its `a=mid`; `a=group` to groups (XEP-0338).
     ///
     /// `writtenBy` is the party whose SDP this is (the initiator's offer, the responder's
-    /// answer): SDP directions are that party's view, Jingle `senders` names parties.
+    /// answer): SDP directions are that party's view, Jingle `senders` names parties. An
+    /// answer's m-line with port 0 (rejected) has no content, as in XEP-0166's session-accept.
     ///
     /// Kept: ICE credentials and candidates, DTLS fingerprint and setup (also from the session
     /// level, where Firefox writes them), `a=rtcp-mux`, `a=rtcp-rsize`, `a=extmap-allow-mixed`,
@@ -29,6 +30,14 @@ extension JingleSession {
         var contents: [JingleContent] = []
         var names = Set<String>()
         for (index, section) in document.media.enumerated() {
+            // An answer's m-line with port 0 (and not bundle-only) is rejected: XEP-0166's
+            // session-accept lists only the accepted contents; `sdp(writtenBy:answering:)`
+            // writes the rejected m-line back from the offer.
+            if role == .responder, section.port == 0, !section.has("bundle-only") {
+                guard let mid = section.value("mid") else { throw JingleError(.malformedSDP, "m-line \(index) has no a=mid") }
+                guard names.insert(mid).inserted else { throw JingleError(.malformedSDP, "two m-lines have a=mid:\(mid.prefix(40))") }
+                continue
+            }
             let content = try Self.content(section, index: index, session: session, allowsMixed: allowsMixed, writtenBy: role, limits: limits)
             guard names.insert(content.name).inserted else { throw JingleError(.malformedSDP, "two m-lines have a=mid:\(content.name)") }
             contents.append(content)

@@ -44,6 +44,46 @@ extension JingleSession {
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
+    /// The SDP of this answer (a session-accept's session, written by the responder) to
+    /// `offer`: the m-lines in the offer's order, and for every offered content the answer does
+    /// not accept (XEP-0166: absent from session-accept) a rejected m-line (port 0, RFC 3264
+    /// §6), as Chromium needs one m-line per offered one.
+    public func sdp(answering offer: JingleSession, sessionID: UInt64 = 1, sessionVersion: UInt64 = 1) throws(JingleError) -> String {
+        var ordered = JingleSession(groups: groups)
+        var rejected = Set<String>()
+        for offered in offer.contents {
+            if let accepted = content(named: offered.name) {
+                ordered.contents.append(accepted)
+            } else {
+                ordered.contents.append(offered)
+                rejected.insert(offered.name)
+            }
+        }
+        for content in contents where offer.content(named: content.name) == nil {
+            throw JingleError(.malformedJingle, "the answer has the content '\(content.name)', which the offer has not")
+        }
+        guard !rejected.isEmpty else { return try ordered.sdp(writtenBy: .responder, sessionID: sessionID, sessionVersion: sessionVersion) }
+        // Written whole, then each rejected section cut down to its m-line (port 0), mid and
+        // a=inactive.
+        let text = try ordered.sdp(writtenBy: .responder, sessionID: sessionID, sessionVersion: sessionVersion)
+        var sections: [[Substring]] = [[]]
+        for line in text.split(separator: "\r\n", omittingEmptySubsequences: true) {
+            if line.hasPrefix("m=") { sections.append([]) }
+            sections[sections.count - 1].append(line)
+        }
+        var output = sections[0]
+        for section in sections.dropFirst() {
+            guard let mid = section.first(where: { $0.hasPrefix("a=mid:") }), rejected.contains(String(mid.dropFirst(6))) else {
+                output += section
+                continue
+            }
+            let fields = section[0].split(separator: " ")
+            output.append(Substring((["\(fields[0]) 0"] + fields.dropFirst(2).map(String.init)).joined(separator: " ")))
+            output += ["c=IN IP4 0.0.0.0", mid, "a=inactive"]
+        }
+        return output.joined(separator: "\r\n") + "\r\n"
+    }
+
     /// ICE, DTLS and the mid of one m-line.
     private func appendTransport(_ content: JingleContent, to lines: inout [String]) {
         let transport = content.transport ?? JingleICETransport()

@@ -182,3 +182,36 @@ import XMPP
         #expect(throws: JingleError.self) { try JingleMessage(element: element) }
     }
 }
+
+/// A rejected m-line (port 0, RFC 3264 §6) in an answer: absent from the session-accept
+/// (XEP-0166), written back from the offer by `sdp(answering:)`.
+@Suite struct RejectedContentTests {
+    /// Chromium's audio+video answer with its video refused as Chromium refuses it (port 0,
+    /// out of the BUNDLE group; the edit is by hand).
+    static func answerRefusingVideo() throws -> String {
+        let answer = try Fixture.text("chromium-audio-video-answer.sdp")
+        return answer.replacingOccurrences(of: "a=group:BUNDLE 0 1", with: "a=group:BUNDLE 0")
+            .replacingOccurrences(of: "m=video 9 ", with: "m=video 0 ")
+    }
+
+    @Test func rejectedContentIsLeftOutAndWrittenBack() throws {
+        let offer = try JingleSession(sdp: try Fixture.text("chromium-audio-video-offer.sdp"), writtenBy: .initiator)
+        let answer = try JingleSession(sdp: try Self.answerRefusingVideo(), writtenBy: .responder)
+        #expect(answer.contents.map(\.name) == ["0"])
+        #expect(answer.groups == [JingleGroup(semantics: "BUNDLE", contentNames: ["0"])])
+        let sdp = try answer.sdp(answering: offer)
+        let mLines = sdp.split(separator: "\r\n").filter { $0.hasPrefix("m=") }
+        #expect(mLines.count == 2)
+        #expect(mLines.last == "m=video 0 UDP/TLS/RTP/SAVPF 96 97 102 103 104 107 108 109 114 115 116 117 39 40 45 46 98 99 100 101 118 119 120")
+        #expect(sdp.hasSuffix("m=video 0 UDP/TLS/RTP/SAVPF 96 97 102 103 104 107 108 109 114 115 116 117 39 40 45 46 98 99 100 101 118 119 120\r\nc=IN IP4 0.0.0.0\r\na=mid:1\r\na=inactive\r\n"))
+        // Nothing rejected: the same as sdp(writtenBy: .responder).
+        let full = try JingleSession(sdp: try Fixture.text("chromium-audio-video-answer.sdp"), writtenBy: .responder)
+        #expect(try full.sdp(answering: offer) == (try full.sdp(writtenBy: .responder)))
+    }
+
+    @Test func answerWithAContentNotOfferedIsRefused() throws {
+        let offer = try JingleSession(sdp: try Fixture.text("chromium-datachannel-offer.sdp"), writtenBy: .initiator)
+        let answer = try JingleSession(sdp: try Fixture.text("chromium-audio-video-answer.sdp"), writtenBy: .responder)
+        #expect(throws: JingleError.self) { try answer.sdp(answering: offer) }
+    }
+}
