@@ -65,7 +65,7 @@ struct FrameMarkerTests {
 
         var timeline = ReceivedVideoTimeline(clipFrameCount: 300, frameRate: 15)
         for (time, frame) in [grey, damaged, tiny, bgra, try Self.clip.frame(7)].enumerated() {
-            frame.withFrame { timeline.record(FrameMarker.read($0), at: Double(time), width: $0.width, height: $0.height) }
+            _ = frame.withFrame { timeline.record(FrameMarker.read($0), at: Double(time), width: $0.width, height: $0.height) }
         }
         #expect(timeline.unreadable == [.ambiguousCell: 1, .checksumMismatch: 1, .tooSmall: 1, .unsupportedFormat: 1])
         #expect(timeline.newFrames.map(\.index) == [7] && timeline.framesObserved == 5)

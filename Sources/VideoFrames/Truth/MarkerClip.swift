@@ -1,9 +1,9 @@
 import Foundation
 
 /// A test clip whose every frame carries its own index as a ``FrameMarker``, over moving
-/// content that gives an encoder real work and PSNR something to measure: a smooth textured
-/// landscape (a few sinusoids of different scales and directions, in luma and chroma) panned
-/// along a closed path, and a coloured disc moving across it.
+/// content that gives an encoder real work and PSNR something to measure: a textured landscape
+/// (value noise over seven octaves with a natural picture's falloff of detail, in luma and
+/// chroma) panned along a closed path, and a coloured disc moving across it.
 ///
 /// Frames are computed, not stored: ``frame(_:)`` makes frame `i` the same way every time, so
 /// the sender's clip (written as Y4M with ``write(toPath:)``, the publisher's
@@ -47,29 +47,58 @@ public struct MarkerClip: Sendable {
         // Scales relative to the frame, so a smaller clip looks the same, only smaller.
         let (textureWidth, textureHeight) = (2 * width, 2 * height)
         let unit = Double(width) / 960
+        // Luma: value noise over seven octaves from 256 to 4 pixels (at 960 wide), each half as
+        // large and about 0.7 times as strong as the one before: the 1/f-like falloff of
+        // natural pictures, so coarse coding and downscaling lose detail as they would on a
+        // camera's. Chroma: the three coarsest octaves.
+        let lumaOctaves: [(scale: Double, amplitude: Double)] = [(256, 44), (128, 30), (64, 21), (32, 15), (16, 10), (8, 7), (4, 5)]
+        let chromaOctaves: [(scale: Double, amplitude: Double)] = [(256, 30), (128, 18), (64, 10)]
         var luma = [UInt8](repeating: 0, count: textureWidth * textureHeight)
         for y in 0..<textureHeight {
-            let fy = Double(y) / unit
             for x in 0..<textureWidth {
-                let fx = Double(x) / unit
-                let value = 118 + 46 * sin(fx / 71 + 1.7 * sin(fy / 97)) + 28 * sin((fx + 0.6 * fy) / 29)
-                    + 14 * sin(fx / 9.3) * sin(fy / 11.7)
+                let value = 122 + Self.noise(x: Double(x) / unit, y: Double(y) / unit, octaves: lumaOctaves, seed: 1)
                 luma[y * textureWidth + x] = UInt8(max(16, min(235, value.rounded())))
             }
         }
         let (chromaWidth, chromaHeight) = (width, height)
         var u = [UInt8](repeating: 0, count: chromaWidth * chromaHeight), v = u
         for y in 0..<chromaHeight {
-            let fy = Double(2 * y) / unit
             for x in 0..<chromaWidth {
-                let fx = Double(2 * x) / unit
-                u[y * chromaWidth + x] = UInt8((128 + 36 * sin(fx / 131 + fy / 173)).rounded())
-                v[y * chromaWidth + x] = UInt8((128 + 32 * cos(fy / 109 - fx / 251)).rounded())
+                let (fx, fy) = (Double(2 * x) / unit, Double(2 * y) / unit)
+                u[y * chromaWidth + x] = UInt8(max(16, min(240, (128 + Self.noise(x: fx, y: fy, octaves: chromaOctaves, seed: 2)).rounded())))
+                v[y * chromaWidth + x] = UInt8(max(16, min(240, (128 + Self.noise(x: fx, y: fy, octaves: chromaOctaves, seed: 3)).rounded())))
             }
         }
         textureLuma = luma
         textureU = u
         textureV = v
+    }
+
+    /// Value noise at (`x`, `y`): per octave, values in -1...1 on a grid `scale` apart,
+    /// interpolated bilinearly (smoothstep weights), times its amplitude, summed.
+    static func noise(x: Double, y: Double, octaves: [(scale: Double, amplitude: Double)], seed: UInt64) -> Double {
+        var sum = 0.0
+        for (octave, (scale, amplitude)) in octaves.enumerated() {
+            let (gx, gy) = (x / scale, y / scale)
+            let (cellX, cellY) = (Int(gx.rounded(.down)), Int(gy.rounded(.down)))
+            let (tx, ty) = (smooth(gx - Double(cellX)), smooth(gy - Double(cellY)))
+            let key = seed &* 0x100 &+ UInt64(octave)
+            let top = lattice(cellX, cellY, key) * (1 - tx) + lattice(cellX + 1, cellY, key) * tx
+            let bottom = lattice(cellX, cellY + 1, key) * (1 - tx) + lattice(cellX + 1, cellY + 1, key) * tx
+            sum += amplitude * (top * (1 - ty) + bottom * ty)
+        }
+        return sum
+    }
+
+    private static func smooth(_ t: Double) -> Double { t * t * (3 - 2 * t) }
+
+    /// A value in -1...1 for a lattice point: a 64-bit mix (SplitMix64's finaliser) of its coordinates.
+    private static func lattice(_ x: Int, _ y: Int, _ key: UInt64) -> Double {
+        var z = UInt64(bitPattern: Int64(x)) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: Int64(y)) &* 0xC2B2_AE3D_27D4_EB4F ^ key &* 0x1656_67B1_9E37_79F9
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return Double(z >> 11) / Double(1 << 53) * 2 - 1
     }
 
     /// Seconds before the clip repeats.
