@@ -53,52 +53,13 @@ public struct MarkerClip: Sendable {
         // camera's. Chroma: the three coarsest octaves.
         let lumaOctaves: [(scale: Double, amplitude: Double)] = [(256, 44), (128, 30), (64, 21), (32, 15), (16, 10), (8, 7), (4, 5)]
         let chromaOctaves: [(scale: Double, amplitude: Double)] = [(256, 30), (128, 18), (64, 10)]
-        var luma = [UInt8](repeating: 0, count: textureWidth * textureHeight)
-        for y in 0..<textureHeight {
-            for x in 0..<textureWidth {
-                let value = 122 + Self.noise(x: Double(x) / unit, y: Double(y) / unit, octaves: lumaOctaves, seed: 1)
-                luma[y * textureWidth + x] = UInt8(max(16, min(235, value.rounded())))
-            }
-        }
-        let (chromaWidth, chromaHeight) = (width, height)
-        var u = [UInt8](repeating: 0, count: chromaWidth * chromaHeight), v = u
-        for y in 0..<chromaHeight {
-            for x in 0..<chromaWidth {
-                let (fx, fy) = (Double(2 * x) / unit, Double(2 * y) / unit)
-                u[y * chromaWidth + x] = UInt8(max(16, min(240, (128 + Self.noise(x: fx, y: fy, octaves: chromaOctaves, seed: 2)).rounded())))
-                v[y * chromaWidth + x] = UInt8(max(16, min(240, (128 + Self.noise(x: fx, y: fy, octaves: chromaOctaves, seed: 3)).rounded())))
-            }
-        }
-        textureLuma = luma
-        textureU = u
-        textureV = v
-    }
-
-    /// Value noise at (`x`, `y`): per octave, values in -1...1 on a grid `scale` apart,
-    /// interpolated bilinearly (smoothstep weights), times its amplitude, summed.
-    static func noise(x: Double, y: Double, octaves: [(scale: Double, amplitude: Double)], seed: UInt64) -> Double {
-        var sum = 0.0
-        for (octave, (scale, amplitude)) in octaves.enumerated() {
-            let (gx, gy) = (x / scale, y / scale)
-            let (cellX, cellY) = (Int(gx.rounded(.down)), Int(gy.rounded(.down)))
-            let (tx, ty) = (smooth(gx - Double(cellX)), smooth(gy - Double(cellY)))
-            let key = seed &* 0x100 &+ UInt64(octave)
-            let top = lattice(cellX, cellY, key) * (1 - tx) + lattice(cellX + 1, cellY, key) * tx
-            let bottom = lattice(cellX, cellY + 1, key) * (1 - tx) + lattice(cellX + 1, cellY + 1, key) * tx
-            sum += amplitude * (top * (1 - ty) + bottom * ty)
-        }
-        return sum
-    }
-
-    private static func smooth(_ t: Double) -> Double { t * t * (3 - 2 * t) }
-
-    /// A value in -1...1 for a lattice point: a 64-bit mix (SplitMix64's finaliser) of its coordinates.
-    private static func lattice(_ x: Int, _ y: Int, _ key: UInt64) -> Double {
-        var z = UInt64(bitPattern: Int64(x)) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: Int64(y)) &* 0xC2B2_AE3D_27D4_EB4F ^ key &* 0x1656_67B1_9E37_79F9
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Double(z >> 11) / Double(1 << 53) * 2 - 1
+        textureLuma = ValueNoise.plane(width: textureWidth, height: textureHeight, spacing: 1 / unit, octaves: lumaOctaves, seed: 1)
+            .map { UInt8(max(16, min(235, (122 + $0).rounded()))) }
+        // Chroma is half the texture's size each way: its samples are 2 texture pixels apart.
+        textureU = ValueNoise.plane(width: width, height: height, spacing: 2 / unit, octaves: chromaOctaves, seed: 2)
+            .map { UInt8(max(16, min(240, (128 + $0).rounded()))) }
+        textureV = ValueNoise.plane(width: width, height: height, spacing: 2 / unit, octaves: chromaOctaves, seed: 3)
+            .map { UInt8(max(16, min(240, (128 + $0).rounded()))) }
     }
 
     /// Seconds before the clip repeats.

@@ -11,15 +11,15 @@ public struct ReceivedVideoSummary: Hashable, Sendable {
         public var meanY: Double
         /// Lowest luma PSNR, dB.
         public var minimumY: Double
-        /// Mean chroma PSNR, dB.
+        /// Mean PSNR of U (blue-difference chroma), dB.
         public var meanU: Double
-        /// Mean chroma PSNR, dB.
+        /// Mean PSNR of V (red-difference chroma), dB.
         public var meanV: Double
     }
 
     /// Minimum, median, 95th percentile, maximum and mean of a set of values (seconds).
     public struct Spread: Hashable, Sendable {
-        /// Values.
+        /// How many values.
         public var count: Int
         /// Smallest.
         public var minimum: Double

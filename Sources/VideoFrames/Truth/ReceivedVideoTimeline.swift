@@ -19,9 +19,9 @@ public struct ReceivedVideoTimeline: Sendable {
         public var index: Int
         /// When it arrived (the caller's clock, seconds).
         public var time: Double
-        /// Its size.
+        /// Its width in pixels.
         public var width: Int
-        /// Its size.
+        /// Its height in pixels.
         public var height: Int
     }
 
@@ -29,9 +29,9 @@ public struct ReceivedVideoTimeline: Sendable {
     public struct QualitySample: Hashable, Sendable {
         /// When the frame arrived.
         public var time: Double
-        /// Its size.
+        /// Its width in pixels.
         public var width: Int
-        /// Its size.
+        /// Its height in pixels.
         public var height: Int
         /// Its PSNR against the source frame of its index at its size.
         public var psnr: PeakSignalToNoise
