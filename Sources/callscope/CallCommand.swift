@@ -230,6 +230,8 @@ struct CallCommand: Command {
                 }
             }
         })
+        let truthIntervals = format == .ndjson
+            ? truth?.reportPeriodically(every: .seconds(5)) { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) } : nil
         let cause: CallEnd.Cause
         do {
             try await session.connect(display: display)
@@ -245,6 +247,7 @@ struct CallCommand: Command {
             }
             cause = await end.wait(seconds: duration)
         } catch {
+            truthIntervals?.cancel()
             await session.disconnect()
             for task in followers { task.cancel() }
             await engine.shutdown()
@@ -257,6 +260,7 @@ struct CallCommand: Command {
         await session.disconnect()
         for task in followers { task.cancel() }
         await engine.shutdown()
+        truthIntervals?.cancel()
         await out.finish()
         for line in truth?.finish(format: format) ?? [] { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
         for line in try saver?.finish() ?? [] { FileHandle.standardError.write(Data("saved video: \(line)\n".utf8)) }

@@ -12,7 +12,8 @@ final class CallVideoTruth: Sendable {
     static let help = """
     --video-truth CLIP.y4m (a clip from `callscope marker-clip`, the publisher's --camera-file)
     reads the index each received frame carries and prints, per stream when the call ends
-    (text, or one ndjson line `videoTruth`): new frames, delivered / sent (distinct indices
+    (text, or one ndjson line `subscriber.videoTruth` / `publisher.videoTruth`, and every 5 s
+    `...videoTruthInterval` over the 5 s gone): new frames, delivered / sent (distinct indices
     against the indices the camera produced in that span), the longest gap between new frames,
     freezes and pauses (WebRTC's definitions), unreadable markers, and PSNR (Y; U, V in ndjson)
     against the clip's frame of the same index box-scaled to the received size.
@@ -97,9 +98,28 @@ final class CallVideoTruth: Sendable {
             item.probe.drain()
             let summary: ReceivedVideoSummary = item.probe.timeline.summary(capture: item.peer == "subscriber" ? capture : nil)
             let stats = item.output.stats
-            lines.append(format == .text ? Self.text(summary, item: item, stats: stats) : Self.ndjson(summary, item: item, stats: stats))
+            lines.append(format == .text ? Self.text(summary, item: item, stats: stats) : Self.ndjson(summary, item: item, stats: stats, callback: "videoTruth"))
         }
         return lines
+    }
+
+    /// `--format ndjson`: every `interval`, one `videoTruthInterval` record per stream over the
+    /// interval just gone (no latency: the capture log is read at the end), written by `write`,
+    /// until the task is cancelled.
+    func reportPeriodically(every interval: Duration, write: @escaping @Sendable (String) -> Void) -> Task<Void, Never> {
+        Task {
+            var from = Date().timeIntervalSince1970
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard !Task.isCancelled else { return }
+                let to = Date().timeIntervalSince1970
+                for item in measured.withLock({ $0 }) {
+                    let summary: ReceivedVideoSummary = item.probe.timeline.summary(over: from...to)
+                    write(Self.ndjson(summary, item: item, stats: item.output.stats, callback: "videoTruthInterval"))
+                }
+                from = to
+            }
+        }
     }
 
     /// The publisher's preview timeline from a `--video-truth-capture-out` file (`INDEX TIME`
@@ -133,7 +153,7 @@ final class CallVideoTruth: Sendable {
         return parts.joined(separator: ", ")
     }
 
-    private static func ndjson(_ summary: ReceivedVideoSummary, item: Measured, stats: VideoDeliveryStats) -> String {
+    private static func ndjson(_ summary: ReceivedVideoSummary, item: Measured, stats: VideoDeliveryStats, callback: String) -> String {
         func number(_ value: Double) -> JSONValue { .number((value * 1000).rounded() / 1000) }
         func stalls(_ list: [VideoStall]) -> JSONValue { .array(list.map { .object([StatsField("t", .number(($0.start * 1000).rounded())), StatsField("seconds", number($0.duration))]) }) }
         var fields = [StatsField("newFrames", .number(Double(summary.newFrames))), StatsField("delivered", .number(Double(summary.delivered))),
@@ -160,7 +180,7 @@ final class CallVideoTruth: Sendable {
         line.string("peer", item.peer)
         line.string("pc", "")
         line.string("stream", item.stream)
-        line.string("callback", "videoTruth")
+        line.string("callback", "\(item.peer).\(callback)")
         line.value("data", .object(fields))
         return line.line
     }

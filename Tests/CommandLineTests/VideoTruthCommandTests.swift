@@ -45,7 +45,7 @@ import VideoFrames
         let lines = truth.finish(format: .ndjson)
         let record = try #require(lines.first)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(record.utf8)) as? [String: Any])
-        #expect(json["callback"] as? String == "videoTruth" && json["peer"] as? String == "publisher")
+        #expect(json["callback"] as? String == "publisher.videoTruth" && json["peer"] as? String == "publisher")
         let data = try #require(json["data"] as? [String: Any])
         #expect(data["newFrames"] as? Int == 9 && data["sent"] as? Int == 10 && data["delivered"] as? Int == 9 && data["repeated"] as? Int == 1)
         let logged = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ")[0] }
