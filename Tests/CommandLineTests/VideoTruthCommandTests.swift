@@ -29,16 +29,18 @@ import VideoFrames
     @Test func aStreamsFramesBecomeOneRecordAndThePreviewIsLogged() async throws {
         let clipPath = Self.temporary("marker.y4m"), log = Self.temporary("capture.log")
         defer { for path in [clipPath, log] { try? FileManager.default.removeItem(atPath: path) } }
-        #expect(try VideoMarkerClipCommand(arguments: ["-o", clipPath, "--width", "256", "--height", "144", "--fps", "10", "--frames", "20"]).run() == .success)
+        #expect(try VideoMarkerClipCommand(arguments: ["-o", clipPath, "--width", "256", "--height", "144", "--fps", "10", "--frames", "200"]).run() == .success)
         let truth = try CallVideoTruth(clipPath: clipPath, capture: nil, captureOut: log)
-        #expect(truth.clip.frameCount == 20 && truth.clip.width == 256 && truth.clip.frameRate == 10)
+        #expect(truth.clip.frameCount == 200 && truth.clip.width == 256 && truth.clip.frameRate == 10)
         let publisher = CallPublisher(settings: CallPublisherSettings(name: "alice"))
         truth.measure(publisher)
-        // Frames 0...9 except 4, then 9 again: 9 new, 1 repeated, 10 sent in the span.
+        // Frames 0...9 except 4, then 9 again: 9 new, 1 repeated, 10 sent in the span. At the
+        // clip's rate (100 ms a frame), as a camera plays it: the probe unwraps the loop by time
+        // (a 20 s loop here, so a stalled machine cannot make it skip one).
         for index in [0, 1, 2, 3, 5, 6, 7, 8, 9, 9] {
             let frame = try truth.clip.frame(index)
             publisher.videoOutput.receive(EngineVideoFrame(peerConnection: PeerConnectionID("pc-1"), source: .localPreview, frame: RetainedVideoFrame(frame)))
-            try await Task.sleep(for: .milliseconds(20))
+            try await Task.sleep(for: .milliseconds(100))
         }
         let waitUntil = ContinuousClock.now + .seconds(5)
         while publisher.videoOutput.stats.framesRendered < 10, ContinuousClock.now < waitUntil { try await Task.sleep(for: .milliseconds(20)) }

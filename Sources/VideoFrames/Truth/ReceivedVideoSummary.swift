@@ -54,11 +54,11 @@ public struct ReceivedVideoSummary: Hashable, Sendable {
     public var sent = 0
     /// Seconds from the first to the last new frame.
     public var seconds = 0.0
-    /// Frames with an index already seen (the whole timeline).
+    /// Frames with an index already seen.
     public var repeated = 0
-    /// Frames older than the newest seen (the whole timeline).
+    /// Frames older than the newest seen.
     public var late = 0
-    /// Frames without a readable marker, by reason (the whole timeline).
+    /// Frames without a readable marker, by reason.
     public var unreadable: [UnreadableMarkerReason: Int] = [:]
     /// The longest time between two new frames: a freeze as a person sees it.
     public var longestGap: VideoStall?

@@ -45,14 +45,15 @@ public struct ReceivedVideoTimeline: Sendable {
     public private(set) var newFrames: [NewFrame] = []
     /// Every PSNR measured.
     public private(set) var quality: [QualitySample] = []
-    /// Frames whose index had been seen before.
-    public private(set) var repeated = 0
-    /// Frames older than the newest seen but not seen before.
-    public private(set) var late = 0
-    /// Frames without a readable marker, by reason.
-    public private(set) var unreadable: [UnreadableMarkerReason: Int] = [:]
-    /// Frames whose PSNR was not measured (the measurement was busy with an earlier frame).
-    public private(set) var qualitySkipped = 0
+    /// Arrival times of frames whose index had been seen before.
+    public private(set) var repeatedTimes: [Double] = []
+    /// Arrival times of frames older than the newest seen but not seen before.
+    public private(set) var lateTimes: [Double] = []
+    /// Arrival times of frames without a readable marker, with the reason.
+    public private(set) var unreadableFrames: [(time: Double, reason: UnreadableMarkerReason)] = []
+    /// Arrival times of frames whose PSNR was not measured (the measurement was busy with an
+    /// earlier frame, or the reference could not be made at the frame's size).
+    public private(set) var qualitySkippedTimes: [Double] = []
     private var seen: Set<Int> = []
     private var last: (sequence: Int, time: Double)?
 
@@ -62,21 +63,33 @@ public struct ReceivedVideoTimeline: Sendable {
         self.frameRate = frameRate > 0 ? frameRate : 30
     }
 
+    /// Frames whose index had been seen before.
+    public var repeated: Int { repeatedTimes.count }
+    /// Frames older than the newest seen but not seen before.
+    public var late: Int { lateTimes.count }
+    /// Frames without a readable marker, by reason.
+    public var unreadable: [UnreadableMarkerReason: Int] { Self.count(unreadableFrames.map(\.reason)) }
+    /// Frames whose PSNR was not measured.
+    public var qualitySkipped: Int { qualitySkippedTimes.count }
     /// Every frame observed (readable or not).
-    public var framesObserved: Int { seen.count + repeated + unreadable.values.reduce(0, +) }
+    public var framesObserved: Int { seen.count + repeated + unreadableFrames.count }
+
+    private static func count(_ reasons: [UnreadableMarkerReason]) -> [UnreadableMarkerReason: Int] {
+        reasons.reduce(into: [:]) { $0[$1, default: 0] += 1 }
+    }
 
     /// Notes a frame that arrived at `time` (seconds, never decreasing) with `reading`.
     /// Returns its unwrapped sequence number, `nil` when it was unreadable.
     @discardableResult
     public mutating func record(_ reading: FrameMarkerReading, at time: Double, width: Int, height: Int) -> Int? {
         guard case .index(let index) = reading else {
-            if case .unreadable(let reason) = reading { unreadable[reason, default: 0] += 1 }
+            if case .unreadable(let reason) = reading { unreadableFrames.append((time, reason)) }
             return nil
         }
         let sequence = unwrap(index, at: time)
         last = (sequence, time)
         if let newest = newFrames.last?.sequence, sequence <= newest {
-            if seen.contains(sequence) { repeated += 1 } else { late += 1; seen.insert(sequence) }
+            if seen.contains(sequence) { repeatedTimes.append(time) } else { lateTimes.append(time); seen.insert(sequence) }
             return sequence
         }
         seen.insert(sequence)
@@ -89,8 +102,8 @@ public struct ReceivedVideoTimeline: Sendable {
         quality.append(QualitySample(time: time, width: width, height: height, psnr: psnr))
     }
 
-    /// Notes a frame whose PSNR was not measured.
-    public mutating func recordQualitySkipped() { qualitySkipped += 1 }
+    /// Notes a frame whose PSNR was not measured (it arrived at `time`).
+    public mutating func recordQualitySkipped(at time: Double) { qualitySkippedTimes.append(time) }
 
     /// The occurrence of `index` nearest to where the previous frame and the elapsed time put it.
     func unwrap(_ index: Int, at time: Double) -> Int {
@@ -108,9 +121,10 @@ public struct ReceivedVideoTimeline: Sendable {
         let frames = window.map { window in newFrames.filter { window.contains($0.time) } } ?? newFrames
         var summary = ReceivedVideoSummary()
         summary.newFrames = frames.count
-        summary.repeated = repeated
-        summary.late = late
-        summary.unreadable = unreadable
+        func inWindow(_ time: Double) -> Bool { window?.contains(time) ?? true }
+        summary.repeated = repeatedTimes.filter(inWindow).count
+        summary.late = lateTimes.filter(inWindow).count
+        summary.unreadable = Self.count(unreadableFrames.filter { inWindow($0.time) }.map(\.reason))
         if let first = frames.first, let lastFrame = frames.last {
             let span = first.sequence...lastFrame.sequence
             summary.sent = span.count
@@ -132,7 +146,7 @@ public struct ReceivedVideoTimeline: Sendable {
         summary.quality = Dictionary(grouping: samples) { "\($0.width)x\($0.height)" }
             .map { Self.quality(of: $1, size: $0) }
             .sorted { $0.frames > $1.frames }
-        summary.qualitySkipped = qualitySkipped
+        summary.qualitySkipped = qualitySkippedTimes.filter(inWindow).count
         if let capture {
             let captured = Dictionary(grouping: capture.newFrames, by: \.index).mapValues { $0.map(\.time) }
             let half = Double(clipFrameCount) / frameRate / 2

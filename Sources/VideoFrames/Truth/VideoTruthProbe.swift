@@ -44,7 +44,7 @@ public final class VideoTruthProbe: @unchecked Sendable {
         let startMeasuring = lock.withLock { () -> Bool in
             guard state.record(reading, at: time, width: frame.width, height: frame.height) != nil, measuresQuality else { return false }
             if measuring {
-                state.recordQualitySkipped()
+                state.recordQualitySkipped(at: time)
                 return false
             }
             measuring = true
@@ -54,7 +54,7 @@ public final class VideoTruthProbe: @unchecked Sendable {
         queue.async { [self] in
             let psnr = try? measure(frame, index: index)
             lock.withLock {
-                if let psnr { state.recordQuality(psnr, at: time, width: frame.width, height: frame.height) } else { state.recordQualitySkipped() }
+                if let psnr { state.recordQuality(psnr, at: time, width: frame.width, height: frame.height) } else { state.recordQualitySkipped(at: time) }
                 measuring = false
             }
         }
