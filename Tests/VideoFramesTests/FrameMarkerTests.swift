@@ -25,6 +25,19 @@ struct FrameMarkerTests {
         }
     }
 
+    @Test("the picture moves enough that a reference one frame off would show: PSNR below 30 dB")
+    func neighboursDiffer() throws {
+        for (index, size) in [(10, (960, 540)), (75, (240, 135))] {
+            func frame(_ at: Int) throws -> VideoFrameBuffer {
+                let full = try Self.clip.frame(at)
+                return size.0 == 960 ? full : try full.withFrame { try BoxScaler.scaled($0, width: size.0, height: size.1) }
+            }
+            let (this, next) = (try frame(index), try frame(index + 1))
+            let psnr = try this.withFrame { a in try next.withFrame { try PeakSignalToNoise.measure(a, against: $0) } }
+            #expect(psnr.y < 30, "frame \(index) against \(index + 1) at \(size): \(psnr.y) dB")
+        }
+    }
+
     @Test("an index drawn into an NV12 frame reads back; the largest index too")
     func nv12AndLargest() throws {
         var frame = try VideoFrameBuffer(format: .nv12, width: 320, height: 180)
