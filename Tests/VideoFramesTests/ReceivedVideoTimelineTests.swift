@@ -79,6 +79,19 @@ struct ReceivedVideoTimelineTests {
         #expect(abs((latency?.mean ?? 0) - 0.130) < 1e-9)
     }
 
+    @Test("an index the clip does not have and an invalid time are counted, not timed")
+    func badInput() {
+        var timeline = ReceivedVideoTimeline(clipFrameCount: 150, frameRate: 15)
+        timeline.record(.index(3), at: 10, width: 960, height: 540)
+        #expect(timeline.record(.index(150), at: 10.1, width: 960, height: 540) == nil)
+        #expect(timeline.record(.index(4), at: .nan, width: 960, height: 540) == nil)
+        #expect(timeline.record(.index(4), at: .infinity, width: 960, height: 540) == nil)
+        #expect(timeline.record(.index(4), at: 1e300, width: 960, height: 540) == nil)
+        timeline.record(.index(5), at: 10.2, width: 960, height: 540)
+        #expect(timeline.unreadable == [.indexOutsideClip: 1] && timeline.framesWithInvalidTime == 3)
+        #expect(timeline.newFrames.map(\.sequence) == [3, 5])
+    }
+
     @Test("a summary over a window sees only the new frames inside it")
     func window() {
         var timeline = ReceivedVideoTimeline(clipFrameCount: 300, frameRate: 10)

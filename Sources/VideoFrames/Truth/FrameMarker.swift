@@ -155,6 +155,9 @@ public enum UnreadableMarkerReason: String, Hashable, Sendable, CaseIterable, Cu
     case ambiguousCell
     /// Every cell was clear but the checksum row does not match the index row.
     case checksumMismatch
+    /// The marker is valid but its index is beyond the clip's frames (another clip's frame);
+    /// set by ``ReceivedVideoTimeline``, which knows the clip's length.
+    case indexOutsideClip
 
     /// The reason's name.
     public var description: String { rawValue }

@@ -78,13 +78,29 @@ public struct ReceivedVideoTimeline: Sendable {
         reasons.reduce(into: [:]) { $0[$1, default: 0] += 1 }
     }
 
+    /// Frames noted with a time that is not a finite number of seconds below 10¹² (ignored).
+    public private(set) var framesWithInvalidTime = 0
+
     /// Notes a frame that arrived at `time` (seconds, never decreasing) with `reading`.
-    /// Returns its unwrapped sequence number, `nil` when it was unreadable.
+    /// Returns its unwrapped sequence number, `nil` when it was unreadable (an index the clip
+    /// does not have, ≥ ``clipFrameCount``, counts as ``UnreadableMarkerReason/indexOutsideClip``)
+    /// or its time was invalid.
     @discardableResult
     public mutating func record(_ reading: FrameMarkerReading, at time: Double, width: Int, height: Int) -> Int? {
-        guard case .index(let index) = reading else {
-            if case .unreadable(let reason) = reading { unreadableFrames.append((time, reason)) }
+        guard time.isFinite, abs(time) < 1e12 else {
+            framesWithInvalidTime += 1
             return nil
+        }
+        let index: Int
+        switch reading {
+        case .unreadable(let reason):
+            unreadableFrames.append((time, reason))
+            return nil
+        case .index(let read) where read >= clipFrameCount || read < 0:
+            unreadableFrames.append((time, .indexOutsideClip))
+            return nil
+        case .index(let read):
+            index = read
         }
         let sequence = unwrap(index, at: time)
         last = (sequence, time)
