@@ -40,18 +40,20 @@ struct PictureQualityTests {
         #expect(throws: VideoFrameError.self) { try b.withFrame { try BoxScaler.scaled($0, width: 16, height: 6) } }
     }
 
-    @Test("box scaling by 2 averages each 2x2 block (rounded to nearest), by 3 each 3x3")
+    @Test("box scaling by 2 averages each 2x2 block (rounded to nearest); by 3, libyuv's fixed-point box")
     func boxAverages() throws {
         // Luma 4x2: rows 0 2 4 6 / 8 10 12 15 → (0+2+8+10)/4 = 5, (4+6+12+15)/4 = 9.25 → 9.
         var frame = try Self.flat(4, 2, y: 0, u: 100, v: 200)
         frame.withUnsafeMutableBytes { bytes in for (offset, value) in [0, 2, 4, 6, 8, 10, 12, 15].enumerated() { bytes[offset] = UInt8(value) } }
         let half = try frame.withFrame { try BoxScaler.scaled($0, width: 2, height: 1) }
         #expect(Array(half.storage) == [5, 9, 100, 200])
-        // 3x3 → 1x1: 1...9 sum 45, mean 5.
+        // 3x3 → 1x1: 1...9 sum 45; libyuv's box (not a whole ratio of 2 or 4) takes
+        // 45 · floor(65536 / 9) >> 16 = 45 · 7281 >> 16 = 327645 >> 16 = 4 (it truncates: the
+        // exact mean is 5).
         var nine = try Self.flat(3, 3, y: 0)
         nine.withUnsafeMutableBytes { bytes in for offset in 0..<9 { bytes[offset] = UInt8(offset + 1) } }
         let one = try nine.withFrame { try BoxScaler.scaled($0, width: 1, height: 1) }
-        #expect(one.storage[0] == 5)
+        #expect(one.storage[0] == 4)
         #expect(BoxScaler.boxRange(1, source: 960, destination: 640) == 1..<3)
     }
 

@@ -1,12 +1,14 @@
 /// Scales I420 frames down by averaging boxes of source pixels: the reference a received frame
 /// is compared with when it arrives smaller than the source (a simulcast layer).
 ///
-/// libwebrtc makes its simulcast layers with libyuv's box filter (`kFilterBox`), which for the
-/// layers' whole ratios (2, 4) is the plain average of each 2x2 or 4x4 block; this is the same
-/// average, written here, so the reference is scaled the way the sent layer was. For other
-/// ratios each destination pixel averages the source pixels from
-/// `floor(x · source / destination)` up to (not including) `floor((x + 1) · source /
-/// destination)`, at least one, with the sum rounded to nearest.
+/// libwebrtc makes its simulcast layers with libyuv's `I420Scale(..., kFilterBox)`; this is the
+/// same arithmetic, written here: at exactly half or a quarter of the size each way, each
+/// destination sample is the average of its 2x2 or 4x4 block rounded to nearest; at other
+/// ratios, libyuv's box in 16.16 fixed point — boxes from `floor(i · step)` with
+/// `step = floor(source · 65536 / destination)`, the sum times `65536 / (box width · box
+/// height)` (integer division), shifted right by 16. `BoxScalerLibYUVTests` checks it against
+/// libyuv bit for bit at the layers' sizes. (Above half size libyuv switches to bilinear; this
+/// stays a box there.)
 public enum BoxScaler {
     /// `frame` (I420 or NV12, read as Y, U, V) scaled to `width` x `height` as an I420 buffer.
     /// - Throws: ``VideoFrameError`` with ``VideoFrameError/Code/unsupportedConversion`` for
@@ -37,9 +39,11 @@ public enum BoxScaler {
     /// One plane: samples `step` bytes apart from `offset` (2 and 0 or 1 for NV12's pairs).
     private static func scalePlane(_ source: VideoPlane, step: Int, offset: Int, width: Int, height: Int,
                                    into destination: MutableVideoPlane, width outWidth: Int, height outHeight: Int) {
-        let columns = (0..<outWidth).map { x in boxRange(x, source: width, destination: outWidth) }
+        let factor = width / outWidth
+        let whole = (factor == 2 || factor == 4) && width == factor * outWidth && height == factor * outHeight
+        let columns = (0..<outWidth).map { whole ? ($0 * factor)..<($0 * factor + factor) : boxRange($0, source: width, destination: outWidth) }
         for y in 0..<outHeight {
-            let rows = boxRange(y, source: height, destination: outHeight)
+            let rows = whole ? (y * factor)..<(y * factor + factor) : boxRange(y, source: height, destination: outHeight)
             for x in 0..<outWidth {
                 let range = columns[x]
                 var sum = 0
@@ -48,14 +52,18 @@ public enum BoxScaler {
                     for column in range { sum += Int(source.bytes[start + column * step]) }
                 }
                 let count = range.count * rows.count
-                destination.bytes[y * destination.stride + x] = UInt8((sum + count / 2) / count)
+                let value = whole ? (sum + count / 2) / count : (sum * (65_536 / count)) >> 16
+                destination.bytes[y * destination.stride + x] = UInt8(value)
             }
         }
     }
 
-    /// The source samples destination sample `index` averages.
+    /// The source samples destination sample `index` averages (libyuv's 16.16 steps, the
+    /// last box ending at the source's end).
     static func boxRange(_ index: Int, source: Int, destination: Int) -> Range<Int> {
-        let lower = index * source / destination
-        return lower..<max((index + 1) * source / destination, lower + 1)
+        let step = (source << 16) / destination
+        let lower = (index * step) >> 16
+        let upper = min((index + 1) * step, source << 16) >> 16
+        return lower..<max(upper, lower + 1)
     }
 }
