@@ -140,6 +140,10 @@ netns_suite 180 RealAdaptationWithoutSenderStatsTests
 # A renderer on Bob's subscriber through a 400 kbit/s step-down, audio fallback and back, an 8 s
 # blackout, and 200 ms per frame (docs/video.md, "On real calls"): one call, 50 s measured.
 netns_suite 180 RealRendererTests
+# Received-video truth (docs/video.md): a marker clip as Alice's camera, each received frame's
+# index read back; PSNR of the top layer on a clean 6 s, and an 8 s blackout's frame-measured
+# stalls against WebRTC's freeze/pause counters. One call, 25.5-35.7 s measured (3 runs, loaded machine).
+netns_suite 120 RealVideoTruthTests
 # A real call through the rig, its peers `callscope call` processes of the debug build above: the
 # engine must see a publisher uplink cap (Rig/ci_smoke.sh, Rig/README.md). ~43 s.
 bash Rig/ci_smoke.sh

@@ -22,6 +22,7 @@ struct CallCommand: Command {
                    [--width W --height H --fps N --bitrates q,h,f --camera-file FILE]
                    [--preferred-resolution WxH] [--preferred-frame-rate F] [--no-audio-fallback]
                    [--publisher-no-audio-fallback] [--save-video DIR]
+                   [--video-truth CLIP [--video-truth-capture FILE] [--video-truth-capture-out FILE]]
 
     Joins a Janus VideoRoom (default room 1234) as a live client, with a headless Chromium
     (started through chromedriver; Debian paths by default) as the media engine, and prints what
@@ -57,6 +58,7 @@ struct CallCommand: Command {
     \(CallMediaOptions.help)
     \(CallLiveMetricsOptions.help)
     \(CallVideoSaver.help)
+    \(CallVideoTruth.help)
     The subscribers' layer policy prints (and records) subscriber.layerChanged {substream,
     temporal, limit}, subscriber.videoDisableWarning / videoDisableWarningLifted and
     subscriber.videoDisabled / videoEnabled {reason}. --preferred-resolution and
@@ -86,6 +88,8 @@ struct CallCommand: Command {
     var subscriberAudioFallback = true
     var publisherAudioFallback = true
     var saveVideo: String?
+    /// `--video-truth`, `--video-truth-capture`, `--video-truth-capture-out`.
+    var videoTruth: [String: String] = [:]
 
     init(arguments: [String]) throws {
         var remaining = arguments[...]
@@ -138,10 +142,12 @@ struct CallCommand: Command {
             case "--no-audio-fallback": subscriberAudioFallback = false
             case "--publisher-no-audio-fallback": publisherAudioFallback = false
             case "--save-video": saveVideo = try value(argument)
+            case _ where CallVideoTruth.options.contains(argument): videoTruth[argument] = try value(argument)
             default: throw UsageError("unknown option '\(argument)' for call")
             }
         }
         guard janus != nil else { throw UsageError("call needs --janus URL") }
+        if !videoTruth.isEmpty, videoTruth["--video-truth"] == nil { throw UsageError("--video-truth-capture and --video-truth-capture-out go with --video-truth CLIP") }
         if chromium.webDriverURL != nil, let option = ownBrowserOptions.first {
             throw UsageError("\(option) starts our own browser; with --webdriver the endpoint's browser is used")
         }
@@ -193,6 +199,9 @@ struct CallCommand: Command {
         guard let janus else { return .duration }
         let recorder = out.recorder
         let saver = try saveVideo.map { try CallVideoSaver(directory: $0, frameRate: media.localMedia.frameRate) }
+        let truth = try videoTruth["--video-truth"].map {
+            try CallVideoTruth(clipPath: $0, capture: videoTruth["--video-truth-capture"], captureOut: videoTruth["--video-truth-capture-out"])
+        }
         let engine = try await ChromiumMediaEngine.launch(chromium)
         if saver != nil {
             do { try await CallVideoSaver.checkFrames(from: engine) } catch {
@@ -219,6 +228,7 @@ struct CallCommand: Command {
                 subscriber.audioFallbackEnabled = fallback
                 out.follow(subscriber)
                 saver?.save(subscriber)
+                truth?.measure(subscriber)
                 do {
                     try await session.subscribe(subscriber)
                 } catch {
@@ -226,6 +236,8 @@ struct CallCommand: Command {
                 }
             }
         })
+        let truthIntervals = format == .ndjson
+            ? truth?.reportPeriodically(every: .seconds(5)) { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) } : nil
         let cause: CallEnd.Cause
         do {
             try await session.connect(display: display)
@@ -235,11 +247,13 @@ struct CallCommand: Command {
                                                                               audioFallbackEnabled: publisherAudioFallback))
                 out.follow(publisher)
                 saver?.save(publisher)
+                truth?.measure(publisher)
                 try await session.publish(publisher)
                 if let stream = publisher.stream { recorder?.noteStream(stream, own: true); out.line(callback: TimelineEventName.publisherStreamCreated, peer: "publisher", stream: stream.streamId, data: CallEventPrinter.json(stream)) }
             }
             cause = await end.wait(seconds: duration)
         } catch {
+            truthIntervals?.cancel()
             await session.disconnect()
             for task in followers { task.cancel() }
             await engine.shutdown()
@@ -252,7 +266,9 @@ struct CallCommand: Command {
         await session.disconnect()
         for task in followers { task.cancel() }
         await engine.shutdown()
+        truthIntervals?.cancel()
         await out.finish()
+        for line in truth?.finish(format: format) ?? [] { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
         for line in try saver?.finish() ?? [] { FileHandle.standardError.write(Data("saved video: \(line)\n".utf8)) }
         let recording = try recorder?.finish(browser: engine.browserVersion.map { "Chromium " + $0 }, sfu: await JanusInfo.version(at: janus),
                                              intervalMilliseconds: Double(session.configuration.statsInterval.components.seconds) * 1000

@@ -4,7 +4,7 @@ import Foundation
 
 /// Every subcommand, in the order `callscope --help` lists them.
 enum Commands {
-    static var all: [any Command.Type] { [ReplayCommand.self, EvaluateCommand.self, BenchCommand.self, ReportCommand.self, AnalyzeCommand.self, FramesCommand.self, DiscoverCommand.self, ReadBenchCommand.self, CallCommand.self, ProbeCommand.self, PresenceCommand.self] }
+    static var all: [any Command.Type] { [ReplayCommand.self, EvaluateCommand.self, BenchCommand.self, ReportCommand.self, AnalyzeCommand.self, FramesCommand.self, VideoMarkerClipCommand.self, DiscoverCommand.self, ReadBenchCommand.self, CallCommand.self, ProbeCommand.self, PresenceCommand.self] }
 }
 
 func overview() -> String {

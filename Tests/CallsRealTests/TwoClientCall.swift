@@ -31,6 +31,9 @@ final class TwoClientCall: Sendable {
         /// Bob's peer connections are configured by this, and his discoverability probes run
         /// inside the namespace against the same coturn. `nil`: no coturn, default settings.
         var bobRelay: (@Sendable (CoturnProcess) -> PeerConnectionConfiguration)?
+        /// A Y4M clip as Alice's camera (`--use-file-for-fake-video-capture`), played at its
+        /// own frame rate; `nil`: Chromium's test pattern.
+        var aliceCameraFile: String?
     }
 
     let namespace: NetworkNamespace?
@@ -113,7 +116,7 @@ final class TwoClientCall: Sendable {
                 let options = try setup.namespaced == side
                     ? ChromiumOptions(chromiumPath: #require(namespace).chromiumWrapper(in: work), fakeCameraFrameRate: 15,
                                       extraArguments: ["--remote-debugging-pipe"])
-                    : ChromiumOptions(fakeCameraFrameRate: 15)
+                    : ChromiumOptions(fakeCameraFrameRate: 15, fakeCameraFile: side == .alice ? setup.aliceCameraFile : nil)
                 chromiums.append(try await ChromiumMediaEngine.launch(options))
                 engines.append(TracedMediaEngine(chromiums[chromiums.count - 1]))
             }
