@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "XMPP", targets: ["XMPP"]),
         .library(name: "XMPPClient", targets: ["XMPPClient"]),
         .library(name: "FriendConnections", targets: ["FriendConnections"]),
+        .library(name: "Friends", targets: ["Friends"]),
         .executable(name: "callscope", targets: ["callscope"]),
     ],
     targets: [
@@ -52,8 +53,11 @@ let package = Package(
         .target(name: "XMPP", dependencies: ["CallScopeCore", "Connectivity"]),
         .target(name: "XMPPClient", dependencies: ["CallScopeCore", "Connectivity", "ConnectivityProbe", "XMPP", "WebSocket"]),
         // Friend connections (issue 24 item 2), portable: the path tracker as a value (no I/O).
-        .target(name: "FriendConnections", dependencies: ["XMPP"]),
-        .executableTarget(name: "callscope", dependencies: ["CallScopeCore", "RTCStats", "Observability", "CallScopeReplay", "CallScopeExport", "VideoFrames", "VideoFramesReference", "Connectivity", "ConnectivityProbe", "Calls", "CallsJanus", "CallsChromium", "XMPP", "XMPPClient"]),
+        .target(name: "FriendConnections", dependencies: ["XMPP", "RTCStats"]),
+        // Seed 003's friend manager (issue 24 item 2): discoverability, friends and one
+        // data-channel peer connection per online friend, over the XMPP client and a media engine.
+        .target(name: "Friends", dependencies: ["CallScopeCore", "Calls", "Connectivity", "ConnectivityProbe", "FriendConnections", "Observability", "RTCStats", "XMPP", "XMPPClient"]),
+        .executableTarget(name: "callscope", dependencies: ["CallScopeCore", "RTCStats", "Observability", "CallScopeReplay", "CallScopeExport", "VideoFrames", "VideoFramesReference", "Connectivity", "ConnectivityProbe", "Calls", "CallsJanus", "CallsChromium", "XMPP", "XMPPClient", "FriendConnections", "Friends"]),
         // libFuzzer targets for every reader (Scripts/fuzz.sh builds it with -sanitize=fuzzer,address).
         .executableTarget(name: "CallScopeFuzz", dependencies: ["RTCStats", "Observability", "VideoFrames", "XMPP"]),
         .target(
@@ -76,9 +80,9 @@ let package = Package(
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "ConnectivityProbe", "CallScopeTestSupport"]),
         .testTarget(name: "XMPPTests", dependencies: ["XMPP", "XMPPClient", "Connectivity"]),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),
-        .testTarget(name: "FriendConnectionsTests", dependencies: ["FriendConnections", "XMPP"]),
+        .testTarget(name: "FriendConnectionsTests", dependencies: ["FriendConnections", "XMPP", "RTCStats"]),
         // The XMPP client on a real Prosody and coturn (CALLSCOPE_REAL=1; Scripts/test.sh).
-        .testTarget(name: "XMPPRealTests", dependencies: ["XMPP", "XMPPClient", "Connectivity", "ConnectivityProbe"]),
+        .testTarget(name: "XMPPRealTests", dependencies: ["XMPP", "XMPPClient", "Connectivity", "ConnectivityProbe", "Friends", "FriendConnections", "CallsChromium"]),
         .testTarget(name: "CallsTests", dependencies: ["CallScopeCore", "Calls", "CallsJanus", "CallScopeTesting", "Observability", "RTCStats", "Connectivity", "VideoFrames"], resources: [.copy("Fixtures")]),
         .testTarget(name: "CallsRealTests", dependencies: ["CallScopeCore", "Calls", "CallScopeTesting", "CallsJanus", "CallsChromium", "Observability", "RTCStats", "Connectivity", "ConnectivityProbe", "VideoFrames", "WebSocket"]),
     ]
