@@ -22,6 +22,7 @@ public struct FriendManagerStatistics: Hashable, Sendable {
     public var connectionsClosed = 0
     /// Signalling messages refused: for no session we know, malformed, or from someone who is not a friend.
     public var signalsRefused = 0
-    /// Engine calls that failed (each also reported as ``FriendManagerEvent/connectionFailed(_:reason:)``).
-    public var engineFailures = 0
+    /// Friend connections that failed or that the friend ended (each also reported as
+    /// ``FriendManagerEvent/connectionFailed(_:reason:)``).
+    public var connectionsFailed = 0
 }
