@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes every reader, the sender-stats decoder, the Y4M reader and the XMPP stanza reader with libFuzzer + AddressSanitizer,
+# Fuzzes every reader, the sender-stats decoder, the Y4M reader, the XMPP stanza reader and the Jingle/SDP readers with libFuzzer + AddressSanitizer,
 # each for a bounded time, seeded with the real corpus (Scripts/fuzz_seeds.py). First replays every
 # input that once crashed (Tests/FuzzRegressions/<target>/) through a normal build.
 # A crash, a timeout, an out-of-memory or an ASan report fails the script; the input is saved in
@@ -14,7 +14,7 @@ seconds="${1:-20}"
 shift || true
 targets=("$@")
 if [ "${#targets[@]}" -eq 0 ]; then
-    targets=(timeline recording rtcstats webrtc-internals report json gzip sender-stats y4m xmpp)
+    targets=(timeline recording rtcstats webrtc-internals report json gzip sender-stats y4m xmpp jingle)
 fi
 artifacts="${FUZZ_ARTIFACTS:-.build/fuzz-artifacts}"
 mkdir -p "$artifacts"

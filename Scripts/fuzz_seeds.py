@@ -115,3 +115,25 @@ xmpp_messages = {
 }
 for name, message in xmpp_messages.items():
     write("xmpp", name + ".xml", message)
+
+# Jingle: Chromium's own SDP (Tests/JingleTests/Fixtures, captured by Scripts/jingle_browser.py),
+# cut to its first lines so libFuzzer mutates it quickly, the trickled candidates, and Jingle XML
+# in the shapes XEP-0166/0167/0176/0320/0343/0353 give.
+jingle_fixtures = os.path.join(root, "Tests/JingleTests/Fixtures")
+for name in sorted(os.listdir(jingle_fixtures)):
+    path = os.path.join(jingle_fixtures, name)
+    if name.endswith(".sdp"):
+        text = open(path).read()
+        write("jingle", name, text if len(text) < 2000 else text[:2000].rsplit("\n", 1)[0] + "\n")
+    elif name.endswith("-candidates.json"):
+        for index, candidate in enumerate(json.load(open(path))[:1]):
+            write("jingle", name[:-5] + f"-{index}.txt", candidate["candidate"])
+jingle_messages = {
+    "initiate": "<jingle xmlns='urn:xmpp:jingle:1' action='session-initiate' sid='s1' initiator='a@b.c/d'><content creator='initiator' name='0'><description xmlns='urn:xmpp:jingle:apps:rtp:1' media='audio'><payload-type id='111' name='opus' clockrate='48000' channels='2'><parameter name='minptime' value='10'/><rtcp-fb xmlns='urn:xmpp:jingle:apps:rtp:rtcp-fb:0' type='transport-cc'/></payload-type><rtp-hdrext xmlns='urn:xmpp:jingle:apps:rtp:rtp-hdrext:0' id='1' uri='urn:ietf:params:rtp-hdrext:ssrc-audio-level'/><rtcp-mux/><source xmlns='urn:xmpp:jingle:apps:rtp:ssma:0' ssrc='1'><parameter name='cname' value='x'/></source><ssrc-group xmlns='urn:xmpp:jingle:apps:rtp:ssma:0' semantics='FID'><source ssrc='1'/><source ssrc='2'/></ssrc-group></description><transport xmlns='urn:xmpp:jingle:transports:ice-udp:1' ufrag='u' pwd='p'><fingerprint xmlns='urn:xmpp:jingle:apps:dtls:0' hash='sha-256' setup='actpass'>AB:CD</fingerprint><candidate component='1' foundation='1' generation='0' id='c' ip='192.0.2.1' port='9' priority='1' protocol='udp' type='host'/></transport></content><group xmlns='urn:xmpp:jingle:apps:grouping:0' semantics='BUNDLE'><content name='0'/></group></jingle>",
+    "datachannel": "<jingle xmlns='urn:xmpp:jingle:1' action='session-accept' sid='s1'><content creator='initiator' name='0'><description xmlns='urn:xmpp:jingle:transports:webrtc-datachannel:0'/><transport xmlns='urn:xmpp:jingle:transports:ice-udp:1' ufrag='u' pwd='p'><sctpmap xmlns='urn:xmpp:jingle:transports:dtls-sctp:1' number='5000' protocol='webrtc-datachannel' max-message-size='262144'/></transport></content></jingle>",
+    "terminate": "<jingle xmlns='urn:xmpp:jingle:1' action='session-terminate' sid='s1'><reason><success/><text>bye</text></reason></jingle>",
+    "propose": "<propose xmlns='urn:xmpp:jingle-message:0' id='s1'><description xmlns='urn:xmpp:jingle:apps:rtp:1' media='audio'/></propose>",
+    "reject": "<reject xmlns='urn:xmpp:jingle-message:0' id='s1'><reason xmlns='urn:xmpp:jingle:1'><busy/></reason></reject>",
+}
+for name, message in jingle_messages.items():
+    write("jingle", name + ".xml", message)

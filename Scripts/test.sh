@@ -69,6 +69,11 @@ python3 Rig/discover_real.py
 # stream killed under a client resumes by itself (XEP-0198), a clean logout seen by the friend
 # (docs/peer-to-peer.md). Loopback only, free ports; ~11 s, 20-22 s on a loaded machine.
 CALLSCOPE_REAL=1 timeout 120 swift test -Xswiftc -warnings-as-errors --filter XMPPRealTests
+# The Jingle <-> SDP mapping between two real Chromium peer connections (one headless Chromium,
+# Scripts/jingle_browser.py): data-channel-only, audio + simulcast video + data channel, and
+# two-way audio + video offers and answers each go SDP -> Jingle XML -> SDP; the data channel
+# must echo and RTP must arrive (docs/peer-to-peer.md, "Jingle"). ~9 s (2026-12-02).
+CALLSCOPE_REAL=1 timeout 120 swift test -Xswiftc -warnings-as-errors --filter JingleRealTests
 # Exports against real Prometheus + Pushgateway and the official OTLP protobuf, reports in
 # headless Chromium, analyze on every capture (docs/reports-and-exports.md), and a live call
 # scraped by Prometheus through --metrics-port (docs/live-calls.md). ~25 s + ~27 s, plus ~10 s

@@ -1,3 +1,4 @@
+import Jingle
 import Observability
 import RTCStats
 import VideoFrames
@@ -28,6 +29,10 @@ enum FuzzTarget: String, CaseIterable {
     /// `XMPPElementReader.read` (one WebSocket message of an XMPP stream), then the roster
     /// reducer and the XEP-0215 parser on what it read.
     case xmpp
+    /// Jingle: the bytes as a `<jingle/>` element (`XMPPElementReader` then `JingleRequest`),
+    /// as an XEP-0353 message, and as SDP (`JingleSession(sdp:)`); whatever reads is written
+    /// back (XML and SDP), as a peer would.
+    case jingle
 
     /// Runs the target once on `bytes`.
     func run(_ bytes: [UInt8]) {
@@ -65,6 +70,21 @@ enum FuzzTarget: String, CaseIterable {
             blackHole((try? roster.apply(element, ownJID: JID(local: "me", domain: "example.org")))?.count ?? 0)
             blackHole((try? ExternalService.parse(result: element))?.services.count ?? 0)
             blackHole(element.xmlString().utf8.count)
+        case .jingle:
+            if let element = try? XMPPElementReader.read(bytes) {
+                if let request = try? JingleRequest(element: element) {
+                    blackHole(request.element.xmlString().utf8.count)
+                    blackHole((try? request.session.sdp(writtenBy: .initiator))?.utf8.count ?? 0)
+                    blackHole(request.trickleCandidates.map(\.sdpCandidate.utf8.count).reduce(0, &+))
+                }
+                blackHole((try? JingleMessage(element: element))?.element.xmlString().utf8.count ?? 0)
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            if let session = try? JingleSession(sdp: text, writtenBy: .responder) {
+                blackHole(JingleRequest(action: .sessionAccept, sessionID: "s", session: session).element.xmlString().utf8.count)
+                blackHole((try? session.sdp(writtenBy: .responder))?.utf8.count ?? 0)
+            }
+            blackHole((try? JingleTrickleCandidate(sdpCandidate: text, sdpMid: "0"))?.sdpCandidate.utf8.count ?? 0)
         }
     }
 }
