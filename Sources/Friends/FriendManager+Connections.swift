@@ -87,7 +87,7 @@ extension FriendManager {
 
     private func sendCandidate(_ candidate: IceCandidate, link: FriendLink) {
         guard let signalling else { return }
-        Task { try? await signalling.send(.candidate(sid: link.sid, candidate), to: link.friend) }
+        Task { try? await signalling.send(.candidates(sid: link.sid, [candidate]), to: link.friend) }
     }
 
     /// One signal from `sender` (a full JID); `nil` was malformed.
@@ -111,15 +111,15 @@ extension FriendManager {
             } catch {
                 failed(friend, sid: sid, "answer: \(error)")
             }
-        case .candidate(let sid, let candidate):
+        case .candidates(let sid, let candidates):
             guard let link = links[friend], link.sid == sid else {
                 statistics.signalsRefused += 1
                 return
             }
             if link.remoteDescriptionSet, let pc = link.peerConnection {
-                try? await engine.addRemoteCandidate(candidate, on: pc)
+                for candidate in candidates { try? await engine.addRemoteCandidate(candidate, on: pc) }
             } else {
-                links[friend]?.pendingRemote.append(candidate)
+                links[friend]?.pendingRemote += candidates
             }
         case .terminate(let sid, let reason):
             guard links[friend]?.sid == sid else { return }

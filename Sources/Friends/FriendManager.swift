@@ -94,7 +94,7 @@ public actor FriendManager {
         ownJID = own
         peerConnection = PeerConnectionConfiguration(iceServers: servers.urls, username: servers.username, credential: servers.password,
                                                      iceTransportPolicy: configuration.iceTransportPolicy)
-        let carrier = XMPPFriendSignalling(client: client, codec: InterimFriendSignalCodec())
+        let carrier = XMPPFriendSignalling(client: client, codec: JingleFriendSignalCodec())
         signalling = carrier
         let signals = await carrier.incoming()
         let rosterEvents = client.events()

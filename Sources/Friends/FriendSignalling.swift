@@ -8,15 +8,15 @@ enum FriendSignal: Hashable, Sendable {
     case offer(sid: String, SessionDescription)
     /// The responder's answer.
     case answer(sid: String, SessionDescription)
-    /// One trickled candidate.
-    case candidate(sid: String, IceCandidate)
+    /// Trickled candidates.
+    case candidates(sid: String, [IceCandidate])
     /// The session ends.
     case terminate(sid: String, reason: String)
 
     /// The session the message belongs to.
     var sid: String {
         switch self {
-        case .offer(let sid, _), .answer(let sid, _), .candidate(let sid, _), .terminate(let sid, _): sid
+        case .offer(let sid, _), .answer(let sid, _), .candidates(let sid, _), .terminate(let sid, _): sid
         }
     }
 }
