@@ -8,6 +8,7 @@ import RTCStats
 /// `responsesReceived` rose since the previous report (a report without time stamps). A pair
 /// counts as succeeded when its `state` is `succeeded`, or `in-progress` after it had responses:
 /// libwebrtc sets a working pair back to `in-progress` while each ping is in flight.
+/// A pair is `selected` when a transport names it (`selectedCandidatePairId`).
 /// Candidates missing from the report, unknown candidate types and protocols make no
 /// observation (counted in ``unreadablePairs``), never a wrong path.
 public struct CandidatePairReader: Sendable {
@@ -21,6 +22,7 @@ public struct CandidatePairReader: Sendable {
     /// The pairs of one report, read at monotonic time `now`.
     public mutating func observations(in report: StatsReport, at now: Duration) -> [CandidatePairObservation] {
         let reportTime = report.timestamp
+        let selectedIDs = Set(report.entries(ofType: .transport).compactMap(\.selectedCandidatePairID))
         var counters: [String: Double] = [:]
         var observations: [CandidatePairObservation] = []
         for pair in report.entries(ofType: .candidatePair) {
@@ -47,7 +49,8 @@ public struct CandidatePairReader: Sendable {
             }
             let relayProtocol = localType == .relay ? local.string("relayProtocol").flatMap(Self.transport) : nil
             observations.append(CandidatePairObservation(localType: localType, localRelayProtocol: relayProtocol, remoteType: remoteType,
-                                                         transport: transport, succeeded: succeeded, lastResponseAt: lastResponseAt))
+                                                         transport: transport, succeeded: succeeded, lastResponseAt: lastResponseAt,
+                                                         selected: selectedIDs.contains(pair.id)))
         }
         responsesByPair = counters
         return observations

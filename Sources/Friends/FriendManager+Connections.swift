@@ -123,7 +123,9 @@ extension FriendManager {
             }
         case .terminate(let sid, let reason):
             guard links[friend]?.sid == sid else { return }
-            failed(friend, sid: sid, "the friend ended the session (\(reason))", tellFriend: false)
+            // A friend who leaves or stops ends the session with `gone` or `success`: no failure.
+            let clean = reason == "gone" || reason == "success"
+            failed(friend, sid: sid, "the friend ended the session (\(reason))", tellFriend: false, report: !clean)
         }
     }
 
@@ -194,15 +196,17 @@ extension FriendManager {
     }
 
     /// The session `sid` with `friend` failed or was ended by them: its peer connection closes
-    /// and its paths go; the offering side offers again after ``retryDelay`` if the friend is
-    /// still online.
-    func failed(_ friend: JID, sid: String, _ reason: String, tellFriend: Bool = true) {
+    /// and its paths go (reported as a failure when `report`); the offering side offers again
+    /// after ``retryDelay`` if the friend is still online.
+    func failed(_ friend: JID, sid: String, _ reason: String, tellFriend: Bool = true, report: Bool = true) {
         guard let link = links[friend], link.sid == sid else { return }
         if tellFriend, let signalling { Task { try? await signalling.send(.terminate(sid: sid, reason: "connectivity-error"), to: link.friend) } }
         closePeerConnection(of: friend)
         links[friend] = nil
-        statistics.connectionsFailed += 1
-        yield(.connectionFailed(friend, reason: reason))
+        if report {
+            statistics.connectionsFailed += 1
+            yield(.connectionFailed(friend, reason: reason))
+        }
         perform(tracker.receive(.pairs(friend, []), now: now), cause: .stats)
         guard link.role == .initiator else { return }
         let delay = retryDelay

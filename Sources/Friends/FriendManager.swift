@@ -66,7 +66,7 @@ public actor FriendManager {
         self.engine = engine
         self.configuration = configuration
         origin = clock.now
-        tracker = FriendPathTracker(consentTimeout: configuration.pathLiveness)
+        tracker = FriendPathTracker(consentTimeout: configuration.pathLiveness, backupTimeout: configuration.backupPathLiveness)
     }
 
     /// A stream of every later event, in order.

@@ -10,6 +10,9 @@ public struct FriendManagerConfiguration: Sendable {
     /// Each side sends a keepalive on the data channel every ``statsInterval``, so a working pair
     /// always has a packet this recent; a path lost is reported after about this long.
     public var pathLiveness: Duration
+    /// The same for the pairs other than the selected one while the selected one works: those
+    /// are only pinged every few seconds, and would come and go with a shorter window.
+    public var backupPathLiveness: Duration
     /// Between two discoverability rounds when nothing changes. A firewall that starts dropping
     /// UDP changes no interface address, so only the next round notices it.
     public var discoverabilityInterval: Duration
@@ -24,15 +27,17 @@ public struct FriendManagerConfiguration: Sendable {
     /// addresses).
     public var makeProber: @Sendable (DiscoverabilityProbeConfiguration) -> any DiscoverabilityProbing
 
-    /// Creates a configuration: stats twice a second, paths lost after 2 s of silence, a
+    /// Creates a configuration: stats twice a second, paths lost after 2 s of silence (8 s for
+    /// backup pairs while the selected one works), a
     /// discoverability round every 4 s (a changed firewall is seen within about 10 s: one
     /// round, and one confirming round for a worse level).
-    public init(statsInterval: Duration = .milliseconds(500), pathLiveness: Duration = .seconds(2),
+    public init(statsInterval: Duration = .milliseconds(500), pathLiveness: Duration = .seconds(2), backupPathLiveness: Duration = .seconds(8),
                 discoverabilityInterval: Duration = .seconds(4), confirmationRounds: Int = 2,
                 iceTransportPolicy: PeerConnectionConfiguration.IceTransportPolicy = .all, dataChannelLabel: String = "callscope-friend",
                 makeProber: @escaping @Sendable (DiscoverabilityProbeConfiguration) -> any DiscoverabilityProbing = { DiscoverabilityProber(configuration: $0) }) {
         self.statsInterval = statsInterval
         self.pathLiveness = pathLiveness
+        self.backupPathLiveness = backupPathLiveness
         self.discoverabilityInterval = discoverabilityInterval
         self.confirmationRounds = confirmationRounds
         self.iceTransportPolicy = iceTransportPolicy

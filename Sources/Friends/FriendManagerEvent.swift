@@ -9,8 +9,9 @@ public enum FriendManagerEvent: Hashable, Sendable {
     /// A friend's paths changed (seed 003's `didUpdatePaths`); empty when none works or the
     /// friend went offline.
     case pathsChanged(JID, FriendConnectionPaths)
-    /// A friend connection could not be set up or failed; it is set up again when the friend
-    /// comes online again (or, for the side that offers, after ``FriendManager/retryDelay``).
+    /// A friend connection could not be set up, failed, or the friend ended it for a reason other
+    /// than leaving (`gone`, `success`: no event); it is set up again when the friend comes online
+    /// again (or, for the side that offers, after ``FriendManager/retryDelay``).
     case connectionFailed(JID, reason: String)
 }
 
@@ -22,7 +23,7 @@ public struct FriendManagerStatistics: Hashable, Sendable {
     public var connectionsClosed = 0
     /// Signalling messages refused: for no session we know, malformed, or from someone who is not a friend.
     public var signalsRefused = 0
-    /// Friend connections that failed or that the friend ended (each also reported as
+    /// Friend connections that failed or that the friend ended other than by leaving (each also reported as
     /// ``FriendManagerEvent/connectionFailed(_:reason:)``).
     public var connectionsFailed = 0
 }
