@@ -128,6 +128,7 @@ public actor FriendManager {
         started = false
         for task in tasks { task.cancel() }
         tasks = []
+        await signalling?.stopIncoming()
         discoverabilityRun?.cancel()
         discoverabilityRun = nil
         for friend in tracker.connectedFriends {

@@ -29,4 +29,6 @@ protocol FriendSignalling: Sendable {
     /// Every signal received, in order, with its sender's full JID; a malformed one is `nil`
     /// (refused to its sender and counted).
     func incoming() async -> AsyncStream<(from: JID, signal: FriendSignal?)>
+    /// Stops receiving: later signals are refused (`service-unavailable`).
+    func stopIncoming() async
 }

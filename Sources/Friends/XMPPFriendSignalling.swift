@@ -33,6 +33,10 @@ final class XMPPFriendSignalling: FriendSignalling {
         }
         return stream
     }
+
+    func stopIncoming() async {
+        await client.handleRequests(namespace: codec.namespace) { _, _ in "service-unavailable" }
+    }
 }
 
 /// Maps ``FriendSignal``s to an IQ payload and back.
