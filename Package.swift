@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "XMPPClient", targets: ["XMPPClient"]),
         .library(name: "FriendConnections", targets: ["FriendConnections"]),
         .library(name: "Jingle", targets: ["Jingle"]),
+        .library(name: "Friends", targets: ["Friends"]),
         .executable(name: "callscope", targets: ["callscope"]),
     ],
     targets: [
@@ -53,11 +54,14 @@ let package = Package(
         .target(name: "XMPP", dependencies: ["CallScopeCore", "Connectivity"]),
         .target(name: "XMPPClient", dependencies: ["CallScopeCore", "Connectivity", "ConnectivityProbe", "XMPP", "WebSocket"]),
         // Friend connections (issue 24 item 2), portable: the path tracker as a value (no I/O).
-        .target(name: "FriendConnections", dependencies: ["XMPP"]),
+        .target(name: "FriendConnections", dependencies: ["XMPP", "RTCStats"]),
         // Jingle (issue 24 item 3), portable: the XEP-0166 family as values, their XML, and the
         // mapping to and from the SDP Chromium/libwebrtc speak (no I/O, no clock).
         .target(name: "Jingle", dependencies: ["CallScopeCore", "XMPP"]),
-        .executableTarget(name: "callscope", dependencies: ["CallScopeCore", "RTCStats", "Observability", "CallScopeReplay", "CallScopeExport", "VideoFrames", "VideoFramesReference", "Connectivity", "ConnectivityProbe", "Calls", "CallsJanus", "CallsChromium", "XMPP", "XMPPClient"]),
+        // Seed 003's friend manager (issue 24 item 2): discoverability, friends and one
+        // data-channel peer connection per online friend, over the XMPP client and a media engine.
+        .target(name: "Friends", dependencies: ["CallScopeCore", "Calls", "Connectivity", "ConnectivityProbe", "FriendConnections", "Jingle", "Observability", "RTCStats", "XMPP", "XMPPClient"]),
+        .executableTarget(name: "callscope", dependencies: ["CallScopeCore", "RTCStats", "Observability", "CallScopeReplay", "CallScopeExport", "VideoFrames", "VideoFramesReference", "Connectivity", "ConnectivityProbe", "Calls", "CallsJanus", "CallsChromium", "XMPP", "XMPPClient", "FriendConnections", "Friends"]),
         // libFuzzer targets for every reader (Scripts/fuzz.sh builds it with -sanitize=fuzzer,address).
         .executableTarget(name: "CallScopeFuzz", dependencies: ["RTCStats", "Observability", "VideoFrames", "XMPP", "Jingle"]),
         .target(
@@ -80,12 +84,13 @@ let package = Package(
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "ConnectivityProbe", "CallScopeTestSupport"]),
         .testTarget(name: "XMPPTests", dependencies: ["XMPP", "XMPPClient", "Connectivity"]),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),
-        .testTarget(name: "FriendConnectionsTests", dependencies: ["FriendConnections", "XMPP"]),
+        .testTarget(name: "FriendConnectionsTests", dependencies: ["FriendConnections", "XMPP", "RTCStats"]),
+        .testTarget(name: "FriendsTests", dependencies: ["Friends", "Jingle", "Calls", "CallScopeCore", "CallScopeTesting", "Connectivity", "FriendConnections", "Observability", "RTCStats", "XMPP", "XMPPClient"]),
         .testTarget(name: "JingleTests", dependencies: ["Jingle", "XMPP"], resources: [.copy("Fixtures")]),
         // The Jingle <-> SDP mapping between two real Chromium peer connections (CALLSCOPE_REAL=1).
         .testTarget(name: "JingleRealTests", dependencies: ["Jingle", "XMPP"]),
         // The XMPP client on a real Prosody and coturn (CALLSCOPE_REAL=1; Scripts/test.sh).
-        .testTarget(name: "XMPPRealTests", dependencies: ["XMPP", "XMPPClient", "Connectivity", "ConnectivityProbe"]),
+        .testTarget(name: "XMPPRealTests", dependencies: ["XMPP", "XMPPClient", "Connectivity", "ConnectivityProbe", "Friends", "FriendConnections", "Calls", "CallsChromium", "Observability"]),
         .testTarget(name: "CallsTests", dependencies: ["CallScopeCore", "Calls", "CallsJanus", "CallScopeTesting", "Observability", "RTCStats", "Connectivity", "VideoFrames"], resources: [.copy("Fixtures")]),
         .testTarget(name: "CallsRealTests", dependencies: ["CallScopeCore", "Calls", "CallScopeTesting", "CallsJanus", "CallsChromium", "Observability", "RTCStats", "Connectivity", "ConnectivityProbe", "VideoFrames", "WebSocket"]),
     ]

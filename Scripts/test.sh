@@ -120,6 +120,11 @@ netns_suite() {
     fi
     rm -f "$log"
 }
+# Seed 003's friend manager (docs/peer-to-peer.md): Prosody, coturn and two headless Chromiums,
+# Bob's in csrig-friends: a friend online (udpDirect) and offline (paths empty), peers' UDP dropped
+# (udpRelay), all UDP dropped (tcpRelay, discoverable tcp), everything dropped (empty, offline) and
+# back, with no API call. 25.7-32.1 s measured in four runs (2026-12-02, machine shared).
+netns_suite 150 RealFriendManagerTests
 # Subscriber and publisher blackouts of 8 s and 40 s, and a signaling-only outage
 # (docs/reconnection.md). ~170 s.
 netns_suite 420 RealReconnectionTests

@@ -34,10 +34,13 @@ public struct CandidatePairObservation: Hashable, Sendable {
     /// When the last check or consent response on it arrived (monotonic time of the caller's
     /// clock); nil when none ever did.
     public var lastResponseAt: Duration?
+    /// Whether it is the pair the connection uses now (its transport's `selectedCandidatePairId`).
+    public var selected: Bool
 
     /// Creates an observation.
     public init(localType: CandidateType, localRelayProtocol: TransportProtocol? = nil, remoteType: CandidateType,
-                transport: TransportProtocol = .udp, succeeded: Bool, lastResponseAt: Duration?) {
+                transport: TransportProtocol = .udp, succeeded: Bool, lastResponseAt: Duration?, selected: Bool = false) {
+        self.selected = selected
         self.localType = localType
         self.localRelayProtocol = localRelayProtocol
         self.remoteType = remoteType

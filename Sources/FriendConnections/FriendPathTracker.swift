@@ -8,6 +8,10 @@ import XMPP
 /// A pair counts as working while it has succeeded and its last check or consent response is
 /// younger than the consent timeout (RFC 7675: 30 s). That, not presence, is how a friend who
 /// lost the network is noticed: XEP-0198 hibernation keeps them "available" for minutes.
+/// A pair that is not the selected one is only pinged now and then (libwebrtc: every few
+/// seconds), so while the selected pair works the others count within ``backupTimeout``; when
+/// it stops, they count within the consent timeout like it (a blackout empties the paths after
+/// the consent timeout, not the longer one).
 public struct FriendPathTracker: Sendable {
     /// What the tracker is told.
     public enum Input: Hashable, Sendable {
@@ -38,12 +42,18 @@ public struct FriendPathTracker: Sendable {
 
     /// How long a pair stays working after its last response.
     public let consentTimeout: Duration
+    /// How long a pair other than the selected one stays working after its last response, while
+    /// the selected pair works.
+    public let backupTimeout: Duration
     private var friends: [JID: Entry] = [:]
     /// Pair reports for friends with no connection, ignored.
     public private(set) var ignoredReports = 0
 
-    /// A tracker with no friend online.
-    public init(consentTimeout: Duration = .seconds(30)) { self.consentTimeout = consentTimeout }
+    /// A tracker with no friend online; `backupTimeout` defaults to `consentTimeout`.
+    public init(consentTimeout: Duration = .seconds(30), backupTimeout: Duration? = nil) {
+        self.consentTimeout = consentTimeout
+        self.backupTimeout = max(consentTimeout, backupTimeout ?? consentTimeout)
+    }
 
     /// The current paths of `friend` (empty when offline): `getFriendPaths(friendId:)`.
     public func paths(of friend: JID) -> FriendConnectionPaths { friends[friend.bare]?.paths ?? [] }
@@ -75,9 +85,13 @@ public struct FriendPathTracker: Sendable {
 
     private mutating func update(_ jid: JID, now: Duration) -> [Action] {
         guard let entry = friends[jid] else { return [] }
+        func works(_ pair: CandidatePairObservation, within window: Duration) -> Bool {
+            guard pair.succeeded, let last = pair.lastResponseAt else { return false }
+            return now - last < window
+        }
+        let selectedWorks = entry.pairs.contains { $0.selected && works($0, within: consentTimeout) }
         var paths: FriendConnectionPaths = []
-        for pair in entry.pairs where pair.succeeded {
-            guard let last = pair.lastResponseAt, now - last < consentTimeout else { continue }
+        for pair in entry.pairs where works(pair, within: selectedWorks && !pair.selected ? backupTimeout : consentTimeout) {
             paths.formUnion(pair.path)
         }
         guard paths != entry.paths else { return [] }

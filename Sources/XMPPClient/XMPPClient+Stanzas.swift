@@ -84,6 +84,10 @@ extension XMPPClient {
             }
             return
         }
+        if let reply = handleRegisteredRequest(iq, from: from) {
+            try? await sendStanza(reply)
+            return
+        }
         try? await sendStanza(Self.errorReply(to: iq, condition: "service-unavailable", type: "cancel"))
     }
 
@@ -104,7 +108,7 @@ extension XMPPClient {
         yieldRoster(shown)
     }
 
-    private static func errorReply(to iq: XMPPElement, condition: String, type: String) -> XMPPElement {
+    static func errorReply(to iq: XMPPElement, condition: String, type: String) -> XMPPElement {
         var reply = XMPPElement.iq(type: "error", id: iq.attributes["id"] ?? "", to: iq.attributes["from"].flatMap(JID.init))
         reply.children = [XMPPElement("error", namespace: XMPPNamespace.client, attributes: ["type": type],
                                       children: [XMPPElement(condition, namespace: XMPPNamespace.stanzaErrors)])]

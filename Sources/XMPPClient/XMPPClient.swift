@@ -42,6 +42,8 @@ public actor XMPPClient {
     var nextRequestNumber = 0
     var pingTask: Task<Void, Never>?
     var reconnectTask: Task<Void, Never>?
+    /// Handlers of incoming `get`/`set` IQs by payload namespace (Jingle, for friend connections).
+    var requestHandlers: [String: XMPPRequestHandler] = [:]
 
     /// A client for `account`; nothing happens until ``connect()``.
     public init(account: XMPPAccount, configuration: XMPPClientConfiguration = XMPPClientConfiguration()) {

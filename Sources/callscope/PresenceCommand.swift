@@ -1,7 +1,9 @@
 import CallScopeCore
 import Connectivity
 import ConnectivityProbe
+import CallsChromium
 import Foundation
+import Friends
 import XMPP
 import XMPPClient
 
@@ -13,7 +15,7 @@ struct PresenceCommand: Command {
     static let summary = "Log in to XMPP: discoverability and friends' presence as they change."
     static let help = """
     callscope presence --xmpp ws://HOST:PORT/PATH --jid USER@DOMAIN [--password P] [--resource R]
-                       [--add-friend JID]... [--accept-friends] [--allow-plain]
+                       [--add-friend JID]... [--accept-friends] [--allow-plain] [--paths]
                        [--duration SECONDS] [--format text|ndjson]
 
     Logs in to an XMPP server over WebSocket (RFC 7395; SCRAM-SHA-1, PLAIN only with
@@ -25,6 +27,11 @@ struct PresenceCommand: Command {
     --password or the CALLSCOPE_XMPP_PASSWORD environment variable. Runs for --duration seconds
     (default: until SIGINT or SIGTERM), then logs out cleanly. ws:// only on Linux
     (docs/peer-to-peer.md).
+
+    --paths also keeps a friend connection (a data-channel-only peer connection in a headless
+    Chromium, negotiated over XMPP with Jingle) to every online friend and prints each friend's
+    paths (udpDirect / udpRelay / tcpRelay, or none) as they change; discoverability is then
+    re-probed on its own (every 4 s, and on a network change) and printed when it changes.
     """
 
     enum Format: String { case text, ndjson }
@@ -32,13 +39,14 @@ struct PresenceCommand: Command {
     let account: XMPPAccount
     let friendsToAdd: [JID]
     let acceptFriends: Bool
+    let friendPaths: Bool
     let duration: Double
     let format: Format
 
     init(arguments: [String]) throws {
         var remaining = arguments[...]
         var url: URL?, jid: JID?, password = ProcessInfo.processInfo.environment["CALLSCOPE_XMPP_PASSWORD"], resource = "callscope"
-        var add: [JID] = [], accept = false, plain = false, duration = Double.infinity, format = Format.text
+        var add: [JID] = [], accept = false, plain = false, paths = false, duration = Double.infinity, format = Format.text
         func value(_ option: String) throws -> String {
             guard let value = remaining.popFirst() else { throw UsageError("\(option) needs a value") }
             return value
@@ -63,6 +71,7 @@ struct PresenceCommand: Command {
                 add.append(parsed)
             case "--accept-friends": accept = true
             case "--allow-plain": plain = true
+            case "--paths": paths = true
             case "--duration":
                 guard let number = Double(try value(argument)), number > 0 else { throw UsageError("--duration takes seconds (> 0)") }
                 duration = number
@@ -78,6 +87,7 @@ struct PresenceCommand: Command {
         account = XMPPAccount(jid: jid, password: password, resource: resource, webSocketURL: url, allowsPlainAuthentication: plain)
         friendsToAdd = add
         acceptFriends = accept
+        friendPaths = paths
         self.duration = duration
         self.format = format
     }
@@ -105,7 +115,7 @@ struct PresenceCommand: Command {
             for await event in events {
                 printer.print(event)
                 switch event {
-                case .connected:
+                case .connected where !friendPaths:
                     // Discoverability again on every new connection: the network may have changed.
                     let services = (try? await client.externalServices()) ?? []
                     let reading = await Task.detached { Self.discoverability(services) }.value
@@ -120,7 +130,23 @@ struct PresenceCommand: Command {
         defer { follower.cancel() }
         try await client.connect()
         for friend in friendsToAdd { try await client.addFriend(friend) }
+        var friends: (manager: FriendManager, engine: ChromiumMediaEngine, follower: Task<Void, Never>)?
+        if friendPaths {
+            let engine = try await ChromiumMediaEngine.launch()
+            let manager = FriendManager(client: client, engine: engine)
+            let managerEvents = manager.events()
+            friends = (manager, engine, Task { for await event in managerEvents { printer.print(event) } })
+            do { try await manager.start() } catch {
+                await engine.shutdown()
+                throw error
+            }
+        }
         _ = await end.wait(seconds: duration.isFinite ? duration : 365 * 86_400)
+        if let friends {
+            await friends.manager.stop()
+            await friends.engine.shutdown()
+            friends.follower.cancel()
+        }
         await client.disconnect()
         try? await Task.sleep(for: .milliseconds(100))   // let the follower print the last events
     }

@@ -52,7 +52,7 @@ final class PresencePrinter: Sendable {
         }
     }
 
-    private func line(text: String, json: [String: Any]) {
+    func line(text: String, json: [String: Any]) {
         let elapsed = ContinuousClock.now - start
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         let output: String
@@ -68,7 +68,7 @@ final class PresencePrinter: Sendable {
         FileHandle.standardOutput.write(Data((output + "\n").utf8))
     }
 
-    private static func milliseconds(_ duration: Duration) -> String {
+    static func milliseconds(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         return String(format: "%.1f", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
     }

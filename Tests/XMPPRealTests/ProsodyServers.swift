@@ -24,26 +24,30 @@ final class ProsodyServers: Sendable {
     /// `ws://127.0.0.1:PORT/xmpp-websocket`.
     var webSocketURL: URL { URL(string: "ws://\(Self.address):\(httpPort)/xmpp-websocket")! }
 
-    /// Starts coturn, waits for its STUN answer, starts Prosody with `users` (name → password)
-    /// and waits for its HTTP port.
-    init(users: [String: String]) async throws {
+    /// Where coturn listens and relays (and what Prosody announces for it).
+    let turnAddress: String
+
+    /// Starts coturn on `turnAddress`, waits for its STUN answer, starts Prosody with `users`
+    /// (name → password) and waits for its HTTP port.
+    init(users: [String: String], turnAddress: String = ProsodyServers.address) async throws {
+        self.turnAddress = turnAddress
         turnPort = RigProcess.freePort(udpToo: true)
         let relayLow = UInt16.random(in: 30_000...50_000)
         coturn = try RigProcess("coturn", executable: Self.turnserver, template: "turnserver.conf", substitutions: [
-            "@LISTEN_IP@": Self.address, "@PORT@": "\(turnPort)", "@MIN_PORT@": "\(relayLow)", "@MAX_PORT@": "\(relayLow + 40)",
+            "@LISTEN_IP@": turnAddress, "@PORT@": "\(turnPort)", "@MIN_PORT@": "\(relayLow)", "@MAX_PORT@": "\(relayLow + 40)",
             "@REALM@": Self.domain, "@SECRET@": secret,
         ]) { ["-c", $0] }
         let prober = DiscoverabilityProber(configuration: DiscoverabilityProbeConfiguration(
-            stunServer: ProbeEndpoint(host: Self.address, port: turnPort),
+            stunServer: ProbeEndpoint(host: turnAddress, port: turnPort),
             udpSchedule: STUNRetransmissionSchedule(initialRTO: .milliseconds(100), transmissions: 2, finalWaitMultiplier: 2)))
         let turnPort = turnPort
         guard await RigProcess.waitUntil(.seconds(10), { prober.run(.udpBinding).succeeded }) else {
             await coturn.stop()
-            throw RigFailure("coturn did not answer at \(Self.address):\(turnPort) (log: \(coturn.directory))")
+            throw RigFailure("coturn did not answer at \(turnAddress):\(turnPort) (log: \(coturn.directory))")
         }
         httpPort = RigProcess.freePort()
         let substitutions = ["@LISTEN_IP@": Self.address, "@C2S_PORT@": "\(RigProcess.freePort())", "@HTTP_PORT@": "\(httpPort)",
-                             "@DOMAIN@": Self.domain, "@TURN_SECRET@": secret, "@TURN_HOST@": Self.address, "@TURN_PORT@": "\(turnPort)"]
+                             "@DOMAIN@": Self.domain, "@TURN_SECRET@": secret, "@TURN_HOST@": turnAddress, "@TURN_PORT@": "\(turnPort)"]
         do {
             server = try RigProcess("prosody", executable: Self.prosody, template: "prosody.cfg.lua", substitutions: substitutions) {
                 ["--config", $0, "-F"]

@@ -1,0 +1,35 @@
+import Calls
+import Observability
+import FriendConnections
+import XMPP
+
+/// One friend connection as the manager tracks it: the Jingle session and its peer connection.
+struct FriendLink: Sendable {
+    /// The friend's resource the session is with.
+    var friend: JID
+    /// Who offers.
+    var role: FriendSessionRole
+    /// The Jingle session id; empty until the responder receives an offer.
+    var sid: String
+    /// The peer connection, once made.
+    var peerConnection: PeerConnectionID?
+    /// Our offer or answer went out: local candidates may follow it.
+    var descriptionSent = false
+    /// The remote offer or answer is set: remote candidates may be added.
+    var remoteDescriptionSet = false
+    /// Local candidates gathered before our description went out.
+    var pendingLocal: [IceCandidate] = []
+    /// Remote candidates that arrived before the remote description.
+    var pendingRemote: [IceCandidate] = []
+    /// The data channel is open (keepalives flow).
+    var channelOpen = false
+    /// Reads the connection's stats.
+    var reader = CandidatePairReader()
+}
+
+/// Why the path tracker was told something (a lost path hints at a network change; a friend
+/// who left does not).
+enum FriendPathCause {
+    case presence
+    case stats
+}

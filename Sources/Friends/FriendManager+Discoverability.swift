@@ -1,0 +1,70 @@
+import Connectivity
+
+/// The running discoverability: the machine, the prober, its timer and network watch.
+struct FriendDiscoverabilityRun: Sendable {
+    var machine: DiscoverabilityStateMachine
+    let probing: any DiscoverabilityProbing
+    var timerTask: Task<Void, Never>?
+    var changesTask: Task<Void, Never>?
+
+    func cancel() {
+        timerTask?.cancel()
+        changesTask?.cancel()
+    }
+}
+
+// MARK: - Discoverability, with no call
+
+extension FriendManager {
+    /// Starts the rounds: now, then every ``FriendManagerConfiguration/discoverabilityInterval``,
+    /// and at once on every network change the prober sees.
+    func startDiscoverability(_ probing: any DiscoverabilityProbing) {
+        let machine = DiscoverabilityStateMachine(configuration: .init(
+            reevaluationInterval: configuration.discoverabilityInterval, confirmationRounds: configuration.confirmationRounds,
+            tcpRelayConfigured: probing.tcpRelayConfigured))
+        discoverabilityRun = FriendDiscoverabilityRun(machine: machine, probing: probing)
+        if let changes = probing.networkChanges() {
+            discoverabilityRun?.changesTask = Task { [weak self] in
+                for await _ in changes { await self?.discoverabilityInput(.networkChanged) }
+            }
+        }
+        discoverabilityInput(.start)
+    }
+
+    /// One input to the machine; its actions run here (probes and the timer as tasks that come
+    /// back with their input).
+    func discoverabilityInput(_ input: DiscoverabilityStateMachine.Input) {
+        guard discoverabilityRun != nil else { return }
+        let actions = discoverabilityRun!.machine.receive(input, now: now)
+        for action in actions {
+            switch action {
+            case .runProbe(let probe, let round):
+                let probing = discoverabilityRun!.probing
+                Task { [weak self] in
+                    let result = await probing.probe(probe)
+                    await self?.discoverabilityInput(.probeFinished(round: round, result))
+                }
+            case .scheduleRound(let deadline):
+                discoverabilityRun?.timerTask?.cancel()
+                let delay = deadline - now
+                discoverabilityRun?.timerTask = Task { [weak self, clock] in
+                    try? await clock.sleep(for: delay)
+                    guard !Task.isCancelled else { return }
+                    await self?.discoverabilityInput(.timerFired)
+                }
+            case .statusChanged(let status, let evidence):
+                discoverability = status
+                yield(.discoverabilityChanged(status, evidence))
+            }
+        }
+    }
+
+    /// Friend paths changed: losing every path to every friend starts a round at once (a
+    /// firewall changes no interface), and so does getting one back.
+    func pathsChanged(cause: FriendPathCause) {
+        let anyPath = tracker.connectedFriends.contains { !tracker.paths(of: $0).isEmpty }
+        defer { anyPathBefore = anyPath }
+        guard cause == .stats, anyPath != anyPathBefore else { return }
+        discoverabilityInput(anyPath ? .networkChanged : .mediaPathsLost)
+    }
+}

@@ -1,0 +1,51 @@
+import Calls
+import Jingle
+import XMPP
+
+/// Friend signalling as Jingle (the `Jingle` module's mapping): the offer is a
+/// `session-initiate` and the answer a `session-accept` (XEP-0166), each content with its ICE-UDP
+/// transport (XEP-0176), DTLS fingerprint (XEP-0320) and, for the friend connection, the data
+/// channel (XEP-0343); each trickled candidate a `transport-info`; the end a `session-terminate`.
+struct JingleFriendSignalCodec: FriendSignalCodec {
+    var namespace: String { JingleNamespace.jingle }
+
+    func element(for signal: FriendSignal, from sender: JID?, to recipient: JID) throws -> XMPPElement {
+        switch signal {
+        case .offer(let sid, let offer):
+            return JingleRequest(action: .sessionInitiate, sessionID: sid, initiator: sender?.description,
+                                 session: try JingleSession(sdp: offer.sdp, writtenBy: .initiator)).element
+        case .answer(let sid, let answer):
+            return JingleRequest(action: .sessionAccept, sessionID: sid, responder: sender?.description,
+                                 session: try JingleSession(sdp: answer.sdp, writtenBy: .responder)).element
+        case .candidates(let sid, let candidates):
+            let trickled = try candidates.map { (candidate) throws(JingleError) in
+                try JingleTrickleCandidate(sdpCandidate: candidate.candidate, sdpMid: candidate.sdpMid ?? "0")
+            }
+            return JingleRequest.transportInfo(sessionID: sid, candidates: trickled).element
+        case .terminate(let sid, let reason):
+            return JingleRequest(action: .sessionTerminate, sessionID: sid, reason: JingleReason(JingleReason.Condition(rawValue: reason))).element
+        }
+    }
+
+    func signal(from payload: XMPPElement) -> Result<FriendSignal, FriendSignalRefusal> {
+        do {
+            let request = try JingleRequest(element: payload)
+            switch request.action {
+            case .sessionInitiate:
+                return .success(.offer(sid: request.sessionID, SessionDescription(kind: .offer, sdp: try request.session.sdp(writtenBy: .initiator))))
+            case .sessionAccept:
+                return .success(.answer(sid: request.sessionID, SessionDescription(kind: .answer, sdp: try request.session.sdp(writtenBy: .responder))))
+            case .transportInfo:
+                let candidates = request.trickleCandidates.map { IceCandidate(candidate: $0.sdpCandidate, sdpMid: $0.contentName, sdpMLineIndex: nil) }
+                return .success(.candidates(sid: request.sessionID, candidates))
+            case .sessionTerminate:
+                return .success(.terminate(sid: request.sessionID, reason: request.reason?.condition.rawValue ?? "success"))
+            default:
+                // Friend connections use none of the other actions (XEP-0166 §7.2: not implemented).
+                return .failure(FriendSignalRefusal(condition: "feature-not-implemented"))
+            }
+        } catch {
+            return .failure(FriendSignalRefusal(condition: "bad-request"))
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import FriendConnections
+import RTCStats
+import Testing
+import XMPP
+
+/// Pairs other than the selected one, which libwebrtc pings only every few seconds: they count
+/// within the backup timeout while the selected pair works, within the consent timeout when it
+/// does not. Tracker with consent 2 s and backup 8 s (the friend manager's defaults), as a table.
+@Suite struct BackupPairTests {
+    typealias Pair = CandidatePairObservation
+    static let bob = JID("bob@example.org")!
+
+    static func direct(selected: Bool, at seconds: Int64) -> Pair {
+        Pair(localType: .host, remoteType: .host, succeeded: true, lastResponseAt: .seconds(seconds), selected: selected)
+    }
+
+    static func relay(selected: Bool, at seconds: Int64) -> Pair {
+        Pair(localType: .relay, localRelayProtocol: .udp, remoteType: .host, succeeded: true, lastResponseAt: .seconds(seconds), selected: selected)
+    }
+
+    /// (name, pairs reported at t = 10 s, paths).
+    static let rows: [(String, [Pair], FriendConnectionPaths)] = [
+        ("selected fresh, backup answered 5 s ago: both", [direct(selected: true, at: 10), relay(selected: false, at: 5)], [.udpDirect, .udpRelay]),
+        ("selected fresh, backup answered 9 s ago: selected only", [direct(selected: true, at: 10), relay(selected: false, at: 1)], .udpDirect),
+        ("selected silent 3 s, backup 5 s ago: nothing (a blackout)", [direct(selected: true, at: 7), relay(selected: false, at: 5)], []),
+        ("selected silent 3 s, backup 1 s ago: the backup (the switch)", [direct(selected: true, at: 7), relay(selected: false, at: 9)], .udpRelay),
+        ("no pair selected: the consent timeout for all", [direct(selected: false, at: 9), relay(selected: false, at: 5)], .udpDirect),
+    ]
+
+    @Test(arguments: rows.indices)
+    func backupPairs(_ index: Int) {
+        let (name, pairs, expected) = Self.rows[index]
+        var tracker = FriendPathTracker(consentTimeout: .seconds(2), backupTimeout: .seconds(8))
+        _ = tracker.receive(.friendOnline(Self.bob), now: .zero)
+        _ = tracker.receive(.pairs(Self.bob, pairs), now: .seconds(10))
+        #expect(tracker.paths(of: Self.bob) == expected, "\(name)")
+    }
+
+    /// The reader marks the pair a transport names as selected, and only it.
+    @Test func readerMarksTheSelectedPair() throws {
+        let json = #"""
+        [{"id":"T1","type":"transport","timestamp":1000,"selectedCandidatePairId":"CP2"},
+         {"id":"CP1","type":"candidate-pair","timestamp":1000,"localCandidateId":"L1","remoteCandidateId":"R1","state":"succeeded"},
+         {"id":"CP2","type":"candidate-pair","timestamp":1000,"localCandidateId":"L1","remoteCandidateId":"R1","state":"succeeded"},
+         {"id":"L1","type":"local-candidate","timestamp":1000,"candidateType":"host","protocol":"udp"},
+         {"id":"R1","type":"remote-candidate","timestamp":1000,"candidateType":"host","protocol":"udp"}]
+        """#
+        var reader = CandidatePairReader()
+        let observations = reader.observations(in: try StatsReport(json: Array(json.utf8)), at: .seconds(1))
+        #expect(observations.map(\.selected) == [false, true])
+    }
+}

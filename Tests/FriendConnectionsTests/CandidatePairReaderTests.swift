@@ -1,0 +1,121 @@
+import FriendConnections
+import RTCStats
+import Testing
+import XMPP
+
+/// The stats reader as tables: hand-written reports in the shape Chromium's `getStats()` gives
+/// (candidate-pair with its local and remote candidate), read into observations; and the
+/// initiator rule.
+@Suite struct CandidatePairReaderTests {
+    /// One report at `time` ms with one pair whose local candidate is `local` (type, protocol,
+    /// relayProtocol) and remote `remote`.
+    static func report(time: Double = 10_000, local: (String, String, String?), remote: String = "host",
+                       state: String = "succeeded", lastPacket: Double? = 9_500, responses: Double? = 3) -> StatsReport {
+        var pair = #"{"id":"CP1","type":"candidate-pair","timestamp":\#(time),"localCandidateId":"L1","remoteCandidateId":"R1","state":"\#(state)""#
+        if let lastPacket { pair += #","lastPacketReceivedTimestamp":\#(lastPacket)"# }
+        if let responses { pair += #","responsesReceived":\#(responses)"# }
+        pair += "}"
+        var localEntry = #"{"id":"L1","type":"local-candidate","timestamp":\#(time),"candidateType":"\#(local.0)","protocol":"\#(local.1)""#
+        if let relay = local.2 { localEntry += #","relayProtocol":"\#(relay)""# }
+        localEntry += "}"
+        let remoteEntry = #"{"id":"R1","type":"remote-candidate","timestamp":\#(time),"candidateType":"\#(remote)","protocol":"udp"}"#
+        return try! StatsReport(json: Array("[\(pair),\(localEntry),\(remoteEntry)]".utf8))
+    }
+
+    /// (local candidate, remote type, the path the observation classifies as).
+    static let classification: [((String, String, String?), String, FriendConnectionPaths)] = [
+        (("host", "udp", nil), "host", .udpDirect),
+        (("srflx", "udp", nil), "prflx", .udpDirect),
+        (("relay", "udp", "udp"), "host", .udpRelay),
+        (("relay", "udp", "tcp"), "host", .tcpRelay),
+        (("relay", "udp", "tls"), "relay", .tcpRelay),
+        (("host", "udp", nil), "relay", .udpRelay),
+        (("host", "tcp", nil), "host", []),
+    ]
+
+    @Test(arguments: classification.indices)
+    func readsCandidateTypesAndProtocols(_ index: Int) {
+        let (local, remote, path) = Self.classification[index]
+        var reader = CandidatePairReader()
+        let observations = reader.observations(in: Self.report(local: local, remote: remote), at: .seconds(100))
+        #expect(observations.count == 1)
+        #expect(observations.first?.path == path)
+        #expect(observations.first?.succeeded == true)
+    }
+
+    /// The last packet 500 ms before the report's time: the last response 500 ms before `now`.
+    @Test func lastResponseFromTheLastPacketsAge() {
+        var reader = CandidatePairReader()
+        let observation = reader.observations(in: Self.report(local: ("host", "udp", nil)), at: .seconds(100)).first
+        #expect(observation?.lastResponseAt == .seconds(100) - .milliseconds(500))
+    }
+
+    /// No packet time stamp: responses rising between two reports make the second one "now";
+    /// the first report has nothing to compare with.
+    @Test func lastResponseFromRisingResponses() {
+        var reader = CandidatePairReader()
+        let first = reader.observations(in: Self.report(local: ("host", "udp", nil), lastPacket: nil, responses: 3), at: .seconds(1)).first
+        #expect(first?.lastResponseAt == nil)
+        let same = reader.observations(in: Self.report(local: ("host", "udp", nil), lastPacket: nil, responses: 3), at: .seconds(2)).first
+        #expect(same?.lastResponseAt == nil)
+        let rose = reader.observations(in: Self.report(local: ("host", "udp", nil), lastPacket: nil, responses: 4), at: .seconds(3)).first
+        #expect(rose?.lastResponseAt == .seconds(3))
+    }
+
+    /// (state, responses, succeeded).
+    static let states: [(String, Double, Bool)] = [
+        ("succeeded", 3, true), ("in-progress", 3, true), ("in-progress", 0, false), ("failed", 3, false), ("waiting", 0, false), ("frozen", 0, false),
+    ]
+
+    @Test(arguments: states.indices)
+    func pairStates(_ index: Int) {
+        let (state, responses, succeeded) = Self.states[index]
+        var reader = CandidatePairReader()
+        let observation = reader.observations(in: Self.report(local: ("host", "udp", nil), state: state, responses: responses), at: .seconds(1)).first
+        #expect(observation?.succeeded == succeeded, "\(state) with \(responses) responses")
+    }
+
+    /// A packet time stamp after the report's time is "now", not the future.
+    @Test func futurePacketTimeIsNow() {
+        var reader = CandidatePairReader()
+        let observation = reader.observations(in: Self.report(time: 1_000, local: ("host", "udp", nil), lastPacket: 5_000), at: .seconds(7)).first
+        #expect(observation?.lastResponseAt == .seconds(7))
+    }
+
+    /// Unknown candidate types, unknown protocols and missing candidates are skipped and counted.
+    @Test func unreadablePairsAreCounted() throws {
+        var reader = CandidatePairReader()
+        #expect(reader.observations(in: Self.report(local: ("mystery", "udp", nil)), at: .seconds(1)).isEmpty)
+        #expect(reader.observations(in: Self.report(local: ("host", "sctp", nil)), at: .seconds(1)).isEmpty)
+        let orphan = try StatsReport(json: Array(#"[{"id":"CP1","type":"candidate-pair","timestamp":1,"localCandidateId":"L9","remoteCandidateId":"R9","state":"succeeded"}]"#.utf8))
+        #expect(reader.observations(in: orphan, at: .seconds(1)).isEmpty)
+        #expect(reader.unreadablePairs == 3)
+    }
+
+    /// A report read into the tracker: 3 s after the last packet with a 2 s liveness, no path.
+    @Test func readerAndTrackerTogether() {
+        let bob = JID("bob@example.org")!
+        var reader = CandidatePairReader()
+        var tracker = FriendPathTracker(consentTimeout: .seconds(2))
+        _ = tracker.receive(.friendOnline(bob), now: .zero)
+        let fresh = reader.observations(in: Self.report(time: 10_000, local: ("relay", "udp", "udp"), lastPacket: 9_800), at: .seconds(10))
+        #expect(tracker.receive(.pairs(bob, fresh), now: .seconds(10)) == [.pathsChanged(bob, .udpRelay)])
+        let stale = reader.observations(in: Self.report(time: 13_000, local: ("relay", "udp", "udp"), lastPacket: 10_000), at: .seconds(13))
+        #expect(tracker.receive(.pairs(bob, stale), now: .seconds(13)) == [.pathsChanged(bob, [])])
+    }
+
+    /// (own, friend, role): the lexically smaller full JID offers.
+    static let roles: [(String, String, FriendSessionRole)] = [
+        ("alice@example.org/phone", "bob@example.org/laptop", .initiator),
+        ("bob@example.org/laptop", "alice@example.org/phone", .responder),
+        ("alice@example.org/a", "alice@example.org/b", .initiator),
+        ("alice@example.org/b", "alice@example.org/a", .responder),
+        ("alice@example.org/Z", "alice@example.org/a", .initiator),      // byte order: "Z" (0x5A) before "a" (0x61)
+    ]
+
+    @Test(arguments: roles.indices)
+    func initiatorIsTheSmallerFullJID(_ index: Int) {
+        let (own, friend, role) = Self.roles[index]
+        #expect(FriendSessionRole(own: JID(own)!, friend: JID(friend)!) == role)
+    }
+}
