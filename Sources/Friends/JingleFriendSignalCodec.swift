@@ -1,4 +1,5 @@
 import Calls
+import FriendConnections
 import Jingle
 import XMPP
 
@@ -22,6 +23,12 @@ struct JingleFriendSignalCodec: FriendSignalCodec {
                 try JingleTrickleCandidate(sdpCandidate: candidate.candidate, sdpMid: candidate.sdpMid ?? "0")
             }
             return JingleRequest.transportInfo(sessionID: sid, candidates: trickled).element
+        case .iceRestart(let sid, let credentials):
+            let contents = credentials.map {
+                JingleContent(creator: .initiator, name: $0.contentName, application: nil,
+                              transport: JingleICETransport(usernameFragment: $0.usernameFragment, password: $0.password))
+            }
+            return JingleRequest(action: .transportInfo, sessionID: sid, session: JingleSession(contents: contents)).element
         case .terminate(let sid, let reason):
             return JingleRequest(action: .sessionTerminate, sessionID: sid, reason: JingleReason(JingleReason.Condition(rawValue: reason))).element
         }
@@ -35,6 +42,15 @@ struct JingleFriendSignalCodec: FriendSignalCodec {
                 return .success(.offer(sid: request.sessionID, SessionDescription(kind: .offer, sdp: try request.session.sdp(writtenBy: .initiator))))
             case .sessionAccept:
                 return .success(.answer(sid: request.sessionID, SessionDescription(kind: .answer, sdp: try request.session.sdp(writtenBy: .responder))))
+            case .transportInfo where Self.isIceRestart(request):
+                let credentials = request.session.contents.compactMap { content in
+                    content.transport.flatMap { transport in
+                        transport.usernameFragment.flatMap { fragment in
+                            transport.password.map { IceRestartDescription.Credentials(contentName: content.name, usernameFragment: fragment, password: $0) }
+                        }
+                    }
+                }
+                return .success(.iceRestart(sid: request.sessionID, credentials))
             case .transportInfo:
                 let candidates = request.trickleCandidates.map { IceCandidate(candidate: $0.sdpCandidate, sdpMid: $0.contentName, sdpMLineIndex: nil) }
                 return .success(.candidates(sid: request.sessionID, candidates))
@@ -46,6 +62,15 @@ struct JingleFriendSignalCodec: FriendSignalCodec {
             }
         } catch {
             return .failure(FriendSignalRefusal(condition: "bad-request"))
+        }
+    }
+
+    /// A transport-info whose every transport has new credentials (a password: trickled
+    /// candidates carry at most the ufrag) and no candidate is an ICE restart.
+    static func isIceRestart(_ request: JingleRequest) -> Bool {
+        !request.session.contents.isEmpty && request.session.contents.allSatisfy { content in
+            guard let transport = content.transport else { return false }
+            return transport.password != nil && transport.usernameFragment != nil && transport.candidates.isEmpty
         }
     }
 }
