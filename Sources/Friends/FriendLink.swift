@@ -30,6 +30,9 @@ struct FriendLink: Sendable {
     var remoteSDP: String?
     /// Our ICE restart offer went out and its answer has not come yet (initiator only).
     var restartInFlight = false
+    /// When the last ICE restart started (manager time): one that got no answer within
+    /// ``FriendManager/restartAnswerTimeout`` no longer blocks the next.
+    var restartStarted: Duration = .zero
 }
 
 /// Why the path tracker was told something (a lost path hints at a network change; a friend

@@ -31,10 +31,11 @@ extension FriendManager {
             perform(tracker.receive(.friendOffline(jid), now: now), cause: .presence)
         case .connected:
             // A new or resumed stream usually follows a network change: measure again, and
-            // restart ICE on the connections that lost every path meanwhile.
+            // restart ICE on every connection (a request the responder sent while the stream
+            // was down is lost; a restart of a connection that still works costs a few packets).
             streamRestored()
             discoverabilityInput(.networkChanged)
-            for friend in links.keys.sorted() where tracker.paths(of: friend).isEmpty { restartIce(friend) }
+            restartIceOnEveryConnection()
         case .connectionLost:
             streamLost()
         case .disconnected:
@@ -131,6 +132,12 @@ extension FriendManager {
             }
         case .iceRestart(let sid, let credentials):
             await receiveIceRestart(credentials, sid: sid, from: sender)
+        case .iceRestartRequest(let sid):
+            guard let link = links[friend], link.sid == sid, link.role == .initiator else {
+                statistics.signalsRefused += 1
+                return
+            }
+            await restartIce(friend, sid: sid)
         case .terminate(let sid, let reason):
             guard links[friend]?.sid == sid else { return }
             // A friend who leaves or stops ends the session with `gone` or `success`: no failure.

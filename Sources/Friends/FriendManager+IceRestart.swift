@@ -5,15 +5,25 @@ import XMPP
 // MARK: - ICE restart of a friend connection after a network change
 
 extension FriendManager {
-    /// Restarts ICE on every friend connection we offer (our own network changed).
+    /// How long an ICE restart waits for its answer before another may start.
+    static let restartAnswerTimeout: Duration = .seconds(5)
+
+    /// Restarts ICE on every friend connection (our own network changed).
     func restartIceOnEveryConnection() {
         for friend in links.keys.sorted() { restartIce(friend) }
     }
 
-    /// Restarts ICE on the connection to `friend`, in a task (the manager stays free meanwhile).
+    /// Restarts ICE on the connection to `friend`, in a task (the manager stays free meanwhile):
+    /// as the initiator by itself, as the responder by asking the initiator to.
     func restartIce(_ friend: JID) {
-        guard let sid = links[friend]?.sid else { return }
-        Task { await self.restartIce(friend, sid: sid) }
+        guard let link = links[friend] else { return }
+        switch link.role {
+        case .initiator:
+            Task { await self.restartIce(friend, sid: link.sid) }
+        case .responder:
+            guard link.remoteDescriptionSet, let signalling else { return }
+            Task { try? await signalling.send(.iceRestartRequest(sid: link.sid), to: link.friend) }
+        }
     }
 
     /// The initiator's side: an offer with new ICE credentials on the same peer connection (the
@@ -23,8 +33,10 @@ extension FriendManager {
     /// initiator's restart reaches it. A restart that fails falls back to a new connection.
     func restartIce(_ friend: JID, sid: String) async {
         guard started, let link = links[friend], link.sid == sid, link.role == .initiator, let pc = link.peerConnection,
-              link.remoteDescriptionSet, !link.restartInFlight, let signalling else { return }
+              link.remoteDescriptionSet, !link.restartInFlight || now - link.restartStarted > Self.restartAnswerTimeout,
+              let signalling else { return }
         links[friend]?.restartInFlight = true
+        links[friend]?.restartStarted = now
         links[friend]?.descriptionSent = false
         statistics.iceRestarts += 1
         do {

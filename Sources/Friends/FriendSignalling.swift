@@ -17,11 +17,15 @@ enum FriendSignal: Hashable, Sendable {
     /// carry a new `ufrag` and `pwd` and no candidates, XEP-0176). From the initiator it is the
     /// restart's offer; the responder answers with its own.
     case iceRestart(sid: String, [IceRestartDescription.Credentials])
+    /// The responder asks the initiator to restart ICE (its own network changed; only the
+    /// initiator restarts, so two restarts never cross): a `session-info` whose payload is
+    /// `<restart-ice xmlns='urn:callscope:jingle:friend:0'/>`.
+    case iceRestartRequest(sid: String)
 
     /// The session the message belongs to.
     var sid: String {
         switch self {
-        case .offer(let sid, _), .answer(let sid, _), .candidates(let sid, _), .terminate(let sid, _), .iceRestart(let sid, _): sid
+        case .offer(let sid, _), .answer(let sid, _), .candidates(let sid, _), .terminate(let sid, _), .iceRestart(let sid, _), .iceRestartRequest(let sid): sid
         }
     }
 }

@@ -29,6 +29,10 @@ struct JingleFriendSignalCodec: FriendSignalCodec {
                               transport: JingleICETransport(usernameFragment: $0.usernameFragment, password: $0.password))
             }
             return JingleRequest(action: .transportInfo, sessionID: sid, session: JingleSession(contents: contents)).element
+        case .iceRestartRequest(let sid):
+            var element = JingleRequest(action: .sessionInfo, sessionID: sid).element
+            element.children.append(XMPPElement(Self.restartRequestName, namespace: Self.friendNamespace))
+            return element
         case .terminate(let sid, let reason):
             return JingleRequest(action: .sessionTerminate, sessionID: sid, reason: JingleReason(JingleReason.Condition(rawValue: reason))).element
         }
@@ -54,6 +58,8 @@ struct JingleFriendSignalCodec: FriendSignalCodec {
             case .transportInfo:
                 let candidates = request.trickleCandidates.map { IceCandidate(candidate: $0.sdpCandidate, sdpMid: $0.contentName, sdpMLineIndex: nil) }
                 return .success(.candidates(sid: request.sessionID, candidates))
+            case .sessionInfo where payload.children.contains(where: { $0.name == Self.restartRequestName && $0.namespace == Self.friendNamespace }):
+                return .success(.iceRestartRequest(sid: request.sessionID))
             case .sessionTerminate:
                 return .success(.terminate(sid: request.sessionID, reason: request.reason?.condition.rawValue ?? "success"))
             default:
@@ -64,6 +70,10 @@ struct JingleFriendSignalCodec: FriendSignalCodec {
             return .failure(FriendSignalRefusal(condition: "bad-request"))
         }
     }
+
+    /// Our own session-info payloads (XEP-0166 lets an application define them).
+    static let friendNamespace = "urn:callscope:jingle:friend:0"
+    static let restartRequestName = "restart-ice"
 
     /// A transport-info whose every transport has new credentials (a password: trickled
     /// candidates carry at most the ufrag) and no candidate is an ICE restart.

@@ -37,4 +37,22 @@ import XMPP
         }
         #expect(sid == "s1" && candidates.count == 1)
     }
+
+    @Test func theResponderAsksForARestartWithASessionInfo() throws {
+        let (element, back) = try reread(.iceRestartRequest(sid: "s1"))
+        #expect(element.attributes["action"] == "session-info")
+        #expect(element.children.map(\.name) == ["restart-ice"])
+        #expect(element.children.first?.namespace == "urn:callscope:jingle:friend:0")
+        #expect(back == .iceRestartRequest(sid: "s1"))
+    }
+
+    @Test func aSessionInfoWithAnotherPayloadIsRefused() throws {
+        var element = JingleRequest(action: .sessionInfo, sessionID: "s1").element
+        element.children.append(XMPPElement("ringing", namespace: "urn:xmpp:jingle:apps:rtp:info:1"))
+        guard case .failure(let refusal) = codec.signal(from: element) else {
+            Issue.record("a ringing session-info read as a friend signal")
+            return
+        }
+        #expect(refusal.condition == "feature-not-implemented")
+    }
 }

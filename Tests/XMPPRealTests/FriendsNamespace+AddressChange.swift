@@ -12,16 +12,20 @@ extension FriendsNamespace {
     static let movedRootAddress = "10.201.6.1"
     static let movedInnerAddress = "10.201.6.2"
 
+    /// Gives the root side of the veth `root` as well (a /24), before anything starts: so that
+    /// the change itself touches only the namespace (Alice's interface watcher in the root
+    /// namespace would otherwise see the new address and restart ICE for its own reasons).
+    func prepareSecondSubnet(root: String = movedRootAddress) throws {
+        try Self.run(["/usr/sbin/ip", "addr", "add", root + "/24", "dev", Self.rootInterface])
+    }
+
     /// A network change inside the namespace: the veth's address is removed and `inner` added
-    /// (a /24), the root side gets `root` in the same subnet when it has not, and the default
-    /// route inside goes through `root`: what a phone moving to another network sees.
+    /// (a /24) and the default route inside goes through `root` (see ``prepareSecondSubnet(root:)``):
+    /// what a phone moving to another network sees.
     func changeAddress(from oldInner: String = innerAddress, to inner: String = movedInnerAddress, root: String = movedRootAddress) throws {
         let ip = "/usr/sbin/ip"
         try Self.run(Self.inside([ip, "addr", "del", oldInner + "/24", "dev", Self.innerInterface]))
         try Self.run(Self.inside([ip, "addr", "add", inner + "/24", "dev", Self.innerInterface]))
-        if !(try Self.run([ip, "-o", "addr", "show", "dev", Self.rootInterface])).contains(" \(root)/") {
-            try Self.run([ip, "addr", "add", root + "/24", "dev", Self.rootInterface])
-        }
         try Self.run(Self.inside([ip, "route", "replace", "default", "via", root, "dev", Self.innerInterface]))
     }
 

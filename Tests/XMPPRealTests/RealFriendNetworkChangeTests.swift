@@ -34,6 +34,7 @@ struct RealFriendNetworkChangeTests {
     @Test(.timeLimit(.minutes(3)))
     func friendConnectionAndStreamSurviveAnAddressChange() async throws {
         let namespace = try FriendsNamespace.create()
+        try namespace.prepareSecondSubnet()
         let work = NSTemporaryDirectory() + "callscope-netchange-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         var engines: [ChromiumMediaEngine] = []
@@ -96,19 +97,30 @@ struct RealFriendNetworkChangeTests {
         try namespace.changeAddress()
         await bob.dropConnection()
         log("bob's addresses after the change: \(try namespace.innerAddresses())")
+        // When Alice (the initiator: her JID sorts first) started her ICE restart.
+        let restartWatch = Task { [aliceManager] () -> ContinuousClock.Instant? in
+            while !Task.isCancelled {
+                if await aliceManager.statistics.iceRestarts > before.alice.iceRestarts { return .now }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            return nil
+        }
         let resumed = await bobLog.first(after: bobLogMark, within: .seconds(10)) { if case .connected = $0 { true } else { false } }
         let probed = await waitFor(.seconds(10)) { probeTimes.first(after: change) }
-        let bobBack = await bobEvents.first(after: change + .milliseconds(1), within: .seconds(30), where: FriendEventLog.paths(Self.alice) { !$0.isEmpty })
-        let aliceBack = await aliceEvents.first(after: change + .milliseconds(1), within: .seconds(30), where: FriendEventLog.paths(Self.bob) { !$0.isEmpty })
-        // Paths that never went empty report no change: then the connection came back before
-        // the 2 s liveness ran out; read the paths now as well.
+        // Paths after the change: when they went empty (the old pair stopped answering) and came
+        // back. Paths that never went empty report no change: then read them at the end.
+        let bobEmpty = await bobEvents.first(after: change, within: .seconds(15), where: FriendEventLog.paths(Self.alice) { $0.isEmpty })
+        let aliceEmpty = await aliceEvents.first(after: change, within: .seconds(15), where: FriendEventLog.paths(Self.bob) { $0.isEmpty })
+        let bobBack = await bobEvents.first(after: bobEmpty ?? change, within: .seconds(30), where: FriendEventLog.paths(Self.alice) { !$0.isEmpty })
+        let aliceBack = await aliceEvents.first(after: aliceEmpty ?? change, within: .seconds(30), where: FriendEventLog.paths(Self.bob) { !$0.isEmpty })
         try await Task.sleep(for: .seconds(1))
+        restartWatch.cancel()
+        let restarted = await restartWatch.value
         let bobPaths = await bobManager.paths(of: Self.alice), alicePaths = await aliceManager.paths(of: Self.bob)
-        let bobEmpty = bobEvents.entries.first { $0.at > change && FriendEventLog.paths(Self.alice) { $0.isEmpty }($0.event) }?.at
-        let aliceEmpty = aliceEvents.entries.first { $0.at > change && FriendEventLog.paths(Self.bob) { $0.isEmpty }($0.event) }?.at
         let after = (alice: await aliceManager.statistics, bob: await bobManager.statistics)
         let resumedFlag: Bool? = if case .connected(_, let flag)? = resumed?.event { flag } else { nil }
         log("measured change: bob's stream back \(seconds(resumed?.at, from: change)) (resumed: \(resumedFlag.map(String.init) ?? "-")), bob probed \(seconds(probed, from: change)), "
+            + "alice restarted ICE \(seconds(restarted, from: change)), "
             + "bob's paths empty \(seconds(bobEmpty, from: change)) back \(seconds(bobBack, from: change)) now \(bobPaths), "
             + "alice's empty \(seconds(aliceEmpty, from: change)) back \(seconds(aliceBack, from: change)) now \(alicePaths)")
         log("ice restarts alice \(after.alice.iceRestarts - before.alice.iceRestarts), bob \(after.bob.iceRestarts - before.bob.iceRestarts); "
@@ -122,7 +134,9 @@ struct RealFriendNetworkChangeTests {
         #expect(!aliceSawBobOffline, "alice never saw bob go offline")
         #expect(!bobPaths.isEmpty && !alicePaths.isEmpty, "paths after the change: bob \(bobEvents.timeline(from: origin)), alice \(aliceEvents.timeline(from: origin))")
         #expect(bobEmpty == nil || bobBack.map { $0 - change <= .seconds(10) } == true, "bob's path back within 10 s: \(bobEvents.timeline(from: origin))")
+        #expect(aliceEmpty == nil || aliceBack.map { $0 - change <= .seconds(10) } == true, "alice's path back within 10 s: \(aliceEvents.timeline(from: origin))")
         #expect(after.alice.iceRestarts > before.alice.iceRestarts, "alice (the initiator) restarted ICE")
+        #expect(restarted.map { $0 - change <= .seconds(3) } == true, "at bob's request, not after ICE gave up on the old pair")
         #expect(after.alice.connectionsOpened == before.alice.connectionsOpened && after.bob.connectionsOpened == before.bob.connectionsOpened,
                 "the same peer connection on both sides: alice \(aliceEvents.timeline(from: origin)), bob \(bobEvents.timeline(from: origin))")
         #expect(!bobEvents.entries.contains { if case .connectionFailed = $0.event { $0.at > change } else { false } }, "no connectionFailed on bob's side")
@@ -138,8 +152,8 @@ struct RealFriendNetworkChangeTests {
         let grace = bobConfiguration.offlineAfterStreamLoss
         log("measured stream down: bob offline \(seconds(bobOffline, from: cut)) (after \(grace))")
         #expect(bobOffline.map { $0 - cut >= grace && $0 - cut <= grace + .seconds(2) } == true, "offline after \(grace): \(bobEvents.timeline(from: origin))")
-        Self.unblockXMPP(port: servers.httpPort)
         let reachable = ContinuousClock.now
+        Self.unblockXMPP(port: servers.httpPort)
         let bobUDPAgain = await bobEvents.first(after: reachable, within: .seconds(15), where: FriendEventLog.discoverable(.udp))
         log("measured stream back: bob discoverable udp \(seconds(bobUDPAgain, from: reachable)) after the server became reachable")
         #expect(bobUDPAgain != nil, "udp again: \(bobEvents.timeline(from: origin))")
