@@ -125,6 +125,11 @@ netns_suite() {
 # (udpRelay), all UDP dropped (tcpRelay, discoverable tcp), everything dropped (empty, offline) and
 # back, with no API call. 25.7-32.1 s measured in four runs (2026-12-02, machine shared).
 netns_suite 150 RealFriendManagerTests
+# Issue 24's network change (docs/peer-to-peer.md#network-changes): Bob's namespace moves to another
+# subnet with his XMPP stream cut: stream resumed, no offline presence, the friend connection back
+# by an ICE restart on the same peer connection; then the XMPP server unreachable: Bob offline after
+# 10 s and back. 25.1-25.5 s measured in three runs (2026-12-02, machine shared).
+netns_suite 120 RealFriendNetworkChangeTests
 # Subscriber and publisher blackouts of 8 s and 40 s, and a signaling-only outage
 # (docs/reconnection.md). ~170 s.
 netns_suite 420 RealReconnectionTests
