@@ -13,8 +13,9 @@ For each series of the chosen metrics, the raw samples Prometheus stored between
   Prometheus itself: `resets()` must be 0);
 - **identity**: every label set seen in the window must span it (a series that appears or
   vanishes inside the window means its labels changed, e.g. a new stream id);
-- samples expected (`floor(window / interval)`) against seen (and Prometheus' own
-  `count_over_time` of the same window must agree with what was read).
+- samples expected (`floor(window / interval)`; a window whose both ends fall on scrapes holds
+  one more) against seen, and Prometheus' own `count_over_time` of the same window must agree
+  with what was read.
 
 Usage: python3 Scripts/series_continuity.py --prometheus http://127.0.0.1:9090 --job bob \
            --metric callscope_subscriber_video_frames_per_second ... --start UNIX --end UNIX [--interval 5]
@@ -89,7 +90,7 @@ def identity_problems(verdicts: list[SeriesVerdict], start: float, end: float, i
     for verdict in verdicts:
         # Edges only: an inner gap is the gap check's business.
         if verdict.seen and (verdict.leading > limit or verdict.trailing > limit):
-            problems.append(f"{format_labels(verdict.labels)} does not span the window (labels changed?)")
+            problems.append(f"{format_labels(verdict.labels)} does not span the window (its labels changed, or it began or ended inside it)")
     return problems
 
 
