@@ -39,12 +39,14 @@ from callscope_rig.webdriver import WebDriver  # noqa: E402
 from series_continuity import Prometheus, check_metric, describe  # noqa: E402  (beside this script)
 
 # The series checked for continuity, per peer (their names in CallMetricDescriptor+Catalog.swift):
-# the scrape itself, a packets counter, a frame-rate (and, for Bob, a bitrate) gauge, the condition.
+# the scrape itself, the newest stats sample's time (also how old it was at each scrape), a packets
+# counter, a frame-rate (and, for Bob, a bitrate) gauge, the condition.
 KEY_SERIES = {
-    "alice": ["up", "callscope_publisher_video_sent_packets_total", "callscope_publisher_layer_frames_per_second",
-              "callscope_network_condition"],
-    "bob": ["up", "callscope_subscriber_video_received_packets_total", "callscope_subscriber_video_frames_per_second",
-            "callscope_subscriber_video_bits_per_second", "callscope_network_condition"],
+    "alice": ["up", "callscope_last_sample_timestamp_seconds", "callscope_publisher_video_sent_packets_total",
+              "callscope_publisher_layer_frames_per_second", "callscope_network_condition"],
+    "bob": ["up", "callscope_last_sample_timestamp_seconds", "callscope_subscriber_video_received_packets_total",
+            "callscope_subscriber_video_frames_per_second", "callscope_subscriber_video_bits_per_second",
+            "callscope_network_condition"],
 }
 
 

@@ -17,6 +17,9 @@ For each series of the chosen metrics, the raw samples Prometheus stored between
   one more) against seen, and Prometheus' own `count_over_time` of the same window must agree
   with what was read.
 
+For `callscope_last_sample_timestamp_seconds` it also prints how old the newest stats sample was
+at each scrape (median and maximum): continuous series could still serve stale numbers.
+
 Usage: python3 Scripts/series_continuity.py --prometheus http://127.0.0.1:9090 --job bob \
            --metric callscope_subscriber_video_frames_per_second ... --start UNIX --end UNIX [--interval 5]
 Exit 0 when every series is continuous, 1 otherwise, 2 when a metric has no series at all.
@@ -32,6 +35,9 @@ import urllib.request
 from dataclasses import dataclass, field
 
 JITTER_INTERVALS = 0.5          # allowed on top of --max-gap: scrape timestamps wander by milliseconds
+# Its value is the unix time of the newest stats sample: scrape time minus value is how old the
+# served numbers were at each scrape (a series can be continuous and still stale).
+NEWEST_SAMPLE_METRIC = "callscope_last_sample_timestamp_seconds"
 
 
 @dataclass
@@ -49,6 +55,7 @@ class SeriesVerdict:
     decreases: list[tuple[float, float, float]] = field(default_factory=list)    # (time, before, after)
     values: tuple[float, float, float] | None = None                            # min, median, max
     problems: list[str] = field(default_factory=list)
+    ages: tuple[float, float] | None = None     # NEWEST_SAMPLE_METRIC only: median, max age at scrape (s)
 
     @property
     def continuous(self) -> bool:
@@ -69,6 +76,9 @@ def check_series(labels: dict[str, str], samples: list[tuple[float, float]], sta
     values = (ordered[0], ordered[len(ordered) // 2], ordered[-1]) if ordered else None
     verdict = SeriesVerdict(labels, counter, expected, len(inside), longest, longest_at, missed,
                             gaps[0][0], gaps[-1][0], decreases, values)
+    if labels.get("__name__") == NEWEST_SAMPLE_METRIC and inside:
+        ages = sorted(t - v for t, v in inside)
+        verdict.ages = (ages[len(ages) // 2], ages[-1])
     limit = (max_gap + JITTER_INTERVALS) * interval
     if not inside:
         verdict.problems.append("no sample in the window")
@@ -162,6 +172,8 @@ def describe(report: MetricReport, interval: float) -> list[str]:
     for v in report.verdicts:
         kind = ("counter, never decreased" if not v.decreases else f"counter, DECREASED {len(v.decreases)}x") if v.counter else "gauge"
         values = f", values {v.values[0]:g}/{v.values[1]:g}/{v.values[2]:g} (min/median/max)" if v.values else ""
+        if v.ages:
+            values = f", newest stats sample {v.ages[0]:.2f} s old at the median scrape, {v.ages[1]:.2f} s at most"
         lines.append(f"{'ok ' if v.continuous else 'GAP'} {report.job}: {format_labels(v.labels)}: {v.seen}/{v.expected} samples, "
                      f"longest gap {v.longest_gap:.1f} s ({v.longest_gap / interval:.2f} intervals), "
                      f"{v.missed_scrapes} missed scrapes; {kind}{values}")

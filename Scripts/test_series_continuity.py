@@ -81,6 +81,14 @@ class CheckSeriesTests(unittest.TestCase):
         self.assertTrue(v.continuous, v.problems)
         self.assertEqual(v.decreases, [])
 
+    def test_age_of_the_newest_stats_sample(self):
+        # The served sample time lags each scrape by 0.3 s, except at t = 31 (2.3 s: a late sample).
+        newest = {"__name__": "callscope_last_sample_timestamp_seconds", "job": "bob"}
+        samples = [(t, t - (2.3 if t == 31 else 0.3)) for t in SCRAPES]
+        v = check_series(newest, samples, START, END, INTERVAL, False)
+        self.assertEqual((round(v.ages[0], 6), round(v.ages[1], 6)), (0.3, 2.3))
+        self.assertIsNone(verdict(series(SCRAPES)).ages)          # any other series: no age
+
     def test_no_sample_at_all(self):
         v = verdict([])
         self.assertEqual((v.seen, v.longest_gap, v.values), (0, 60.0, None))
