@@ -54,6 +54,9 @@ if [ "$(uname -m)" = x86_64 ]; then bash Scripts/frames_harness.sh --build-only;
 python3 Rig/test_sdk_peers.py
 python3 Rig/test_package.py
 python3 Rig/test_check_adapt.py
+# The continuity checker of the long probe (Scripts/series_continuity.py, used by
+# Scripts/probe_memory.py --prometheus; the probe itself is run by hand) on hand-made series; < 1 s.
+python3 Scripts/test_series_continuity.py
 # Every shipped recording: its publishers' three layers, one decoded stream per publisher, every
 # publisher's sender stats, no CPU-limited layer in its clean part, and labels matching its
 # scenario (Rig/check_recording.py, Rig/labels.py --check). ~5 s.
