@@ -89,6 +89,7 @@ let package = Package(
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),
         .testTarget(name: "FriendConnectionsTests", dependencies: ["FriendConnections", "XMPP", "RTCStats"]),
         .testTarget(name: "FriendsTests", dependencies: ["Friends", "Jingle", "Calls", "CallScopeCore", "CallScopeTesting", "Connectivity", "FriendConnections", "Observability", "RTCStats", "XMPP", "XMPPClient"]),
+        .testTarget(name: "CallsJingleTests", dependencies: ["CallsJingle", "Calls", "CallScopeCore", "Jingle", "XMPP", "XMPPClient"]),
         .testTarget(name: "JingleTests", dependencies: ["Jingle", "XMPP"], resources: [.copy("Fixtures")]),
         // The Jingle <-> SDP mapping between two real Chromium peer connections (CALLSCOPE_REAL=1).
         .testTarget(name: "JingleRealTests", dependencies: ["Jingle", "XMPP"]),
