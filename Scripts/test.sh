@@ -80,7 +80,7 @@ CALLSCOPE_REAL=1 timeout 120 swift test -Xswiftc -warnings-as-errors --filter Ji
 # A relayed call of two friends (docs/peer-to-peer.md, "Relayed calls"): Prosody + coturn, two
 # CallSessions over JingleCallSignaling (XEP-0353, one Jingle session per publication), each with
 # its headless Chromium; both publish and subscribe, video flows between the browsers, then one
-# leaves. Loopback, no namespace. 13.7 s for the test (first run, 2026-12-02), ~20 s with swift test's start.
+# leaves. Loopback, no namespace. 13.7 s and 13.8 s for the test in two runs, 15.2 s with swift test's start (2026-12-02).
 CALLSCOPE_REAL=1 timeout 90 swift test -Xswiftc -warnings-as-errors --filter RealRelayedCallTests
 # Exports against real Prometheus + Pushgateway and the official OTLP protobuf, reports in
 # headless Chromium, analyze on every capture (docs/reports-and-exports.md), and a live call

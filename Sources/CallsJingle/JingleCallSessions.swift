@@ -1,4 +1,5 @@
 import Calls
+import XMPP
 import Jingle
 
 /// Our publication's Jingle session: its id, our offer, the friend's answer once it came.
@@ -19,4 +20,12 @@ struct FriendPublication: Sendable {
     /// Our candidates gathered before the accept went.
     var gathered: [IceCandidate] = []
     var accepted = false
+}
+
+extension JingleCallSignaling: RelayedSignaling {
+    /// The friend's device and our publication's `sid`, once the friend accepted it.
+    package func publicationSubscriber() async -> RelayedSubscriber? {
+        guard let publication, case .success = publication.answer, let friendDevice else { return nil }
+        return RelayedSubscriber(connectionId: friendDevice.description, subscriberId: publication.sid)
+    }
 }

@@ -114,7 +114,7 @@ import XMPPClient
         let published = RouterFeed(id: FeedID(Self.aliceDevice), display: "alice@example.org", hasAudio: true, hasVideo: true)
         #expect(await waitUntil { events.withLock { $0 } == [.feedsPublished([published])] })
         #expect(server.sent.contains { $0.contains("id=\"j1\"") && $0.contains("type=\"result\"") })
-        #expect(server.sent.contains { $0.contains("id=\"j2\"") && $0.contains("service-unavailable") }, "a stranger's Jingle is refused")
+        #expect(await waitUntil { server.sent.contains { $0.contains("id=\"j2\"") && $0.contains("service-unavailable") } }, "a stranger's Jingle is refused")
         #expect(try await signaling.isPublishing(FeedID(Self.aliceDevice)) == true)
 
         // We subscribe: her offer; our answer goes as a session-accept with our gathered candidates.

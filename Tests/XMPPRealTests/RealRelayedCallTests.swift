@@ -106,6 +106,7 @@ struct RealRelayedCallTests {
         // Both publish; a relayed publish returns once the friend subscribed (its session-accept).
         let alicePublisher = CallPublisher(), bobPublisher = CallPublisher()
         let alicePublisherStats = RelayedCallRecorder(alicePublisher.statsMonitor.events)
+        let bobPublisherStats = RelayedCallRecorder(bobPublisher.statsMonitor.events)
         let alicePublishing = Task { try await aliceSession.publish(alicePublisher) }
         let bobPublishing = Task { try await bobSession.publish(bobPublisher) }
 
@@ -139,10 +140,17 @@ struct RealRelayedCallTests {
         #expect(growing != nil, "bob's received video bytes grow: \(videoBytes())")
         log("bob's video bytes \(videoBytes().suffix(4)) at \(elapsed())")
 
-        // Alice's publisher: one link, hers to bob.
-        let links = alicePublisherStats.all.compactMap { if case .publisherMediaLinkStatsUpdated(let links) = $0.event { links } else { nil } }
-        log("alice's publisher media links (last): \(links.last.map { "\($0.count) element(s): \($0.map { "\($0.connectionId)/\($0.subscriberId)" })" } ?? "none")")
-        #expect(links.last?.count == 1, "one element: one subscriber")
+        // Each publisher's arrays: one element, its media connection to the friend, named by the
+        // friend's connection and the subscription's id (the Jingle sid), not the routed empty ids.
+        for (name, stats, peer) in [("alice", alicePublisherStats, bobID), ("bob", bobPublisherStats, aliceID)] {
+            let links = stats.all.compactMap { if case .publisherMediaLinkStatsUpdated(let links) = $0.event { links } else { nil } }
+            let videos = stats.all.compactMap { if case .publisherVideoNetworkStatsUpdated(let videos) = $0.event { videos } else { nil } }
+            log("\(name)'s publisher media links (last of \(links.count)): \(links.last.map { $0.map { "\($0.connectionId) / \($0.subscriberId)" } } ?? [])")
+            let last = try #require(links.last, "\(name)'s publisher reports its link")
+            #expect(last.count == 1 && last[0].connectionId == peer && !last[0].subscriberId.isEmpty && last[0].subscriberId != peer,
+                    "\(name)'s one element names \(peer) and the subscription: \(last)")
+            #expect(videos.last?.map(\.connectionId) == [peer], "\(name)'s video array: one element for \(peer)")
+        }
 
         // Bob leaves: alice sees his stream destroyed and him gone.
         await bobSession.disconnect()
