@@ -152,6 +152,14 @@ struct RealRelayedCallTests {
             #expect(videos.last?.map(\.connectionId) == [peer], "\(name)'s video array: one element for \(peer)")
         }
 
+        // What bob's subscriber says of the publisher's side (logged, not asserted: a relayed
+        // subscriber's remote transport from its own RTCP is not built; docs/peer-to-peer.md).
+        let subscriberLinks = bobStats.all.compactMap { if case .subscriberMediaLinkStatsUpdated(let link) = $0.event { link } else { nil } }
+        if let link = subscriberLinks.last {
+            log("bob's subscriber link: own \(link.transport.networkCondition) (\(link.transport.networkConditionReason)), remote publisher \(link.remotePublisherTransport.networkCondition), source \(link.networkDegradationSource)")
+        }
+        log("bob's paths to alice: \(await bobSession.participants.first { $0.connectionId == aliceID }.map { String(describing: $0.paths) } ?? "none")")
+
         // Bob leaves: alice sees his stream destroyed and him gone.
         await bobSession.disconnect()
         let left = ContinuousClock.now
