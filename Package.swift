@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "Friends", dependencies: ["CallScopeCore", "Calls", "Connectivity", "ConnectivityProbe", "FriendConnections", "Jingle", "Observability", "RTCStats", "XMPP", "XMPPClient"]),
         // A relayed two-party call (issue 24 item 3): the Calls `Signaling` over XMPP + Jingle.
         .target(name: "CallsJingle", dependencies: ["Calls", "Jingle", "XMPP", "XMPPClient"]),
-        .executableTarget(name: "callscope", dependencies: ["CallScopeCore", "RTCStats", "Observability", "CallScopeReplay", "CallScopeExport", "VideoFrames", "VideoFramesReference", "Connectivity", "ConnectivityProbe", "Calls", "CallsJanus", "CallsChromium", "XMPP", "XMPPClient", "FriendConnections", "Friends"]),
+        .executableTarget(name: "callscope", dependencies: ["CallScopeCore", "RTCStats", "Observability", "CallScopeReplay", "CallScopeExport", "VideoFrames", "VideoFramesReference", "Connectivity", "ConnectivityProbe", "Calls", "CallsJanus", "CallsChromium", "XMPP", "XMPPClient", "FriendConnections", "Friends", "CallsJingle"]),
         // libFuzzer targets for every reader (Scripts/fuzz.sh builds it with -sanitize=fuzzer,address).
         .executableTarget(name: "CallScopeFuzz", dependencies: ["RTCStats", "Observability", "VideoFrames", "XMPP", "Jingle"]),
         .target(
