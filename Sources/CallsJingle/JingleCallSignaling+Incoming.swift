@@ -7,6 +7,8 @@ import XMPPClient
 enum JingleCallInput: Sendable {
     case request(JingleRequest, from: JID)
     case message(JingleMessage, from: JID)
+    /// The friend sent a Jingle IQ or XEP-0353 message that does not read (refused or dropped).
+    case malformed
 }
 
 extension JingleCallSignaling {
@@ -18,12 +20,19 @@ extension JingleCallSignaling {
         let friend = friend
         await client.handleRequests(namespace: JingleNamespace.jingle) { iq, from in
             guard from.bare == friend else { return "service-unavailable" }
-            guard let payload = iq.children.first, let request = try? JingleRequest(element: payload) else { return "bad-request" }
+            guard let payload = iq.children.first, let request = try? JingleRequest(element: payload) else {
+                sink.yield(.malformed)
+                return "bad-request"
+            }
             sink.yield(.request(request, from: from))
             return nil
         }
         await client.handleMessages(namespace: JingleNamespace.jingleMessage) { payload, from in
-            guard from.bare == friend, let message = try? JingleMessage(element: payload) else { return }
+            guard from.bare == friend else { return }
+            guard let message = try? JingleMessage(element: payload) else {
+                sink.yield(.malformed)
+                return
+            }
             sink.yield(.message(message, from: from))
         }
         incomingTask = Task { [weak self] in
@@ -35,6 +44,7 @@ extension JingleCallSignaling {
         switch input {
         case .message(let message, let from): await receive(message, from: from)
         case .request(let request, let from): receive(request, from: from)
+        case .malformed: malformedInputs += 1
         }
     }
 

@@ -65,6 +65,9 @@ public actor JingleCallSignaling: Signaling {
     var offerWaiters: [CheckedContinuation<Void, Never>] = []
     /// Remote candidates received in a `transport-info` (not applied: see the type's notes).
     public internal(set) var unusedRemoteCandidates = 0
+    /// The friend's Jingle IQs refused as malformed (`bad-request`) and XEP-0353 messages
+    /// dropped as malformed.
+    public internal(set) var malformedInputs = 0
     var ended = false
 
     static let publicationHandle = RouterHandleID("jingle-publication")

@@ -147,6 +147,13 @@ import XMPPClient
         try await signaling.trickle(IceCandidate(candidate: "candidate:3 1 udp 2122260223 192.0.2.99 50001 typ host generation 0", sdpMid: "0", sdpMLineIndex: 0), on: join.participantHandle)
         #expect(await waitUntil { server.sent.contains { $0.contains("transport-info") && $0.contains("sid=\"\(sid)\"") && $0.contains("192.0.2.99") } })
 
+        // Malformed input from her: a Jingle IQ without a sid refused with bad-request, a
+        // XEP-0353 message without an id dropped; both counted, nothing else happens.
+        server.deliver("<iq xmlns='jabber:client' type='set' id='j9' from='\(Self.aliceDevice)'><jingle xmlns='urn:xmpp:jingle:1' action='session-info'/></iq>")
+        server.deliver("<message xmlns='jabber:client' type='chat' from='\(Self.aliceDevice)'><propose xmlns='urn:xmpp:jingle-message:0'/></message>")
+        #expect(await waitUntil { await signaling.malformedInputs == 2 })
+        #expect(server.sent.contains { $0.contains("id=\"j9\"") && $0.contains("bad-request") })
+
         // She stops publishing, then leaves (XEP-0353 finish).
         server.deliver(iq("j5", from: Self.aliceDevice, JingleRequest(action: .sessionTerminate, sessionID: "call1-alice", reason: JingleReason(.success))))
         server.deliver("<message xmlns='jabber:client' type='chat' from='\(Self.aliceDevice)'><finish xmlns='urn:xmpp:jingle-message:0' id='call1'><reason xmlns='urn:xmpp:jingle:1'><success/></reason></finish></message>")
