@@ -55,7 +55,8 @@ extension XMPPClient {
         switch element.name {
         case "iq": await handleIQ(element)
         case "presence": await handlePresence(element)
-        default: break   // messages: not used yet
+        case "message": handleRegisteredMessage(element)
+        default: break
         }
     }
 
