@@ -18,6 +18,8 @@ final class ProsodyServers: Sendable {
     let secret = "secret-\(UInt64.random(in: 0...UInt64.max))"
     /// The XMPP domain this server hosts (`ProsodyServers.domain` unless federated).
     let domain: String
+    /// Its federation settings, when it has any.
+    let federation: FederatedServer?
     let turnPort: UInt16
     let httpPort: UInt16
     private let coturn: RigProcess
@@ -35,6 +37,7 @@ final class ProsodyServers: Sendable {
     init(users: [String: String], turnAddress: String = ProsodyServers.address, federation: FederatedServer? = nil) async throws {
         self.turnAddress = turnAddress
         domain = federation?.domain ?? Self.domain
+        self.federation = federation
         turnPort = RigProcess.freePort(udpToo: true)
         let relayLow = UInt16.random(in: 30_000...50_000)
         coturn = try RigProcess("coturn", executable: Self.turnserver, template: "turnserver.conf", substitutions: [

@@ -15,7 +15,8 @@ import Glibc
 /// domains, see each other come and go, and their friend managers (a headless Chromium each)
 /// bring a friend connection up over Jingle that travels Alice → a → b → Bob and back.
 /// A third domain routes to a port that accepts TCP and never speaks s2s: a friend request
-/// there must come back as a stanza error, not hang. Gated by CALLSCOPE_REAL=1 (Scripts/test.sh,
+/// there must come back as a stanza error, not hang; a server claiming that domain cannot get a
+/// friend request to Alice (dialback fails) and is closed with an error. Gated by CALLSCOPE_REAL=1 (Scripts/test.sh,
 /// under the rig lock: it starts two Chromiums).
 @Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["CALLSCOPE_REAL"] == "1" && ProsodyServers.installed))
 struct RealFederationTests {
@@ -26,6 +27,7 @@ struct RealFederationTests {
     static let alice = JID(local: "alice", domain: domainA)
     static let bob = JID(local: "bob", domain: domainB)
     static let carol = JID(local: "carol", domain: silentDomain)
+    static let mallory = JID(local: "mallory", domain: silentDomain)
     /// Prosody's `s2s_timeout` in these tests: how long an s2s connection may stay unauthenticated.
     static let s2sTimeout = 5
 
@@ -68,6 +70,15 @@ struct RealFederationTests {
         // the federation below also shows it blocks nothing. It must bounce after s2s_timeout.
         let carolAt = ContinuousClock.now
         try await alice.addFriend(Self.carol)
+        // The other way: a server claiming the silent domain connects to a's s2s port, asks for
+        // dialback and sends Alice a friend request from Mallory without waiting. Prosody cannot
+        // verify the domain (its server never answers): the request must never reach Alice, and
+        // the stream must be closed with an error, not left open.
+        let sPort = a.federation?.s2sPort ?? 0
+        let unverifiable = Task {
+            await UnverifiableS2SPeer.run(port: sPort, claiming: Self.silentDomain, to: Self.domainA, subscriber: Self.mallory.description,
+                                          contact: Self.alice.description, within: .seconds(Self.s2sTimeout + 15))
+        }
 
         // 1. Friends across domains: the request crosses a → b (the first s2s connection, with
         //    dialback both ways), Bob approves and asks back, Alice's client approves that.
@@ -114,6 +125,12 @@ struct RealFederationTests {
         if let bounced { log("measured: request to the silent domain bounced after \(format(bounced.at - carolAt)): \(bounced.event)") }
         #expect(bounced.map { $0.at - carolAt <= .seconds(Self.s2sTimeout + 5) } == true)
         #expect(await alice.statistics.droppedMessages >= 1)
+        let inbound = await unverifiable.value
+        log("measured: unverifiable s2s peer closed after \(format(inbound.closedAfter)), server said: \(inbound.reply.suffix(600))")
+        #expect(inbound.closedAfter.map { $0 <= .seconds(Self.s2sTimeout + 5) } == true, "the unverifiable stream was left open: \(inbound.reply)")
+        #expect(inbound.reply.contains("error"), "no error for the unverifiable domain: \(inbound.reply)")
+        let fromMallory = await aliceLog.first(within: .zero) { $0 == .roster(.subscriptionRequest(from: Self.mallory)) }
+        #expect(fromMallory == nil, "an unverified domain's friend request reached alice")
 
         // 4. Friend managers, a headless Chromium each: a friend connection across the domains,
         //    its Jingle IQs going through both servers; on loopback the path is direct UDP.
