@@ -97,7 +97,7 @@ final class ProsodyServers: Sendable {
     }
 
     /// Whether a TCP connection to the port succeeds now.
-    static func answers(port: UInt16) -> Bool {
+    private static func answers(port: UInt16) -> Bool {
         guard let address = try? ResolvedAddress.resolve(ProbeEndpoint(host: Self.address, port: port), stream: true),
               let socket = try? POSIXSocket(family: address.family, stream: true) else { return false }
         return (try? socket.open(to: address, deadline: .now + .milliseconds(200))) != nil
