@@ -114,7 +114,26 @@ struct RealFederationTests {
             log("measured: \(moverJID) offline seen across in \(format(gone.map { $0.at - leftAt })), online again (login included) in \(format(came.map { $0.at - cameAt }))")
         }
 
-        // 3. The request to the silent domain has bounced: a typed error, counted, no hang.
+        // 3. Friend managers, a headless Chromium each: a friend connection across the domains,
+        //    its Jingle IQs going through both servers; on loopback the path is direct UDP.
+        let launchAt = ContinuousClock.now
+        engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions()))
+        engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions()))
+        log("measured: two headless Chromiums launched in \(format(ContinuousClock.now - launchAt))")
+        let aliceManager = FriendManager(client: alice, engine: engines[0])
+        let bobManager = FriendManager(client: bob, engine: engines[1])
+        let aliceEvents = FriendEventLog.recording(aliceManager), bobEvents = FriendEventLog.recording(bobManager)
+        let origin = ContinuousClock.now
+        try await aliceManager.start()
+        try await bobManager.start()
+        let aliceDirect = await aliceEvents.first(after: origin, within: .seconds(20), where: FriendEventLog.paths(Self.bob) { $0.contains(.udpDirect) })
+        let bobDirect = await bobEvents.first(after: origin, within: .seconds(20), where: FriendEventLog.paths(Self.alice) { $0.contains(.udpDirect) })
+        log("measured: friend path across domains: alice sees udpDirect \(format(aliceDirect.map { $0 - origin })), bob \(format(bobDirect.map { $0 - origin })) after start()")
+        #expect(aliceDirect != nil, "alice: udpDirect to bob: \(aliceEvents.timeline(from: origin))")
+        #expect(bobDirect != nil, "bob: udpDirect to alice: \(bobEvents.timeline(from: origin))")
+        #expect(await aliceManager.paths(of: Self.bob).contains(.udpDirect))
+
+        // 4. Meanwhile the request to the silent domain has bounced: a typed error, counted, no hang.
         let bounced = await aliceLog.first(within: .seconds(Self.s2sTimeout + 10)) { event in
             guard case .droppedMessage(let error) = event else { return false }
             // RFC 6120 §8.3.3: remote-server-not-found, or remote-server-timeout.
@@ -132,31 +151,14 @@ struct RealFederationTests {
         let fromMallory = await aliceLog.first(within: .zero) { $0 == .roster(.subscriptionRequest(from: Self.mallory)) }
         #expect(fromMallory == nil, "an unverified domain's friend request reached alice")
 
-        // 4. Friend managers, a headless Chromium each: a friend connection across the domains,
-        //    its Jingle IQs going through both servers; on loopback the path is direct UDP.
-        engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions()))
-        engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions()))
-        let aliceManager = FriendManager(client: alice, engine: engines[0])
-        let bobManager = FriendManager(client: bob, engine: engines[1])
-        let aliceEvents = FriendEventLog.recording(aliceManager), bobEvents = FriendEventLog.recording(bobManager)
-        let origin = ContinuousClock.now
-        try await aliceManager.start()
-        try await bobManager.start()
-        let aliceDirect = await aliceEvents.first(after: origin, within: .seconds(20), where: FriendEventLog.paths(Self.bob) { $0.contains(.udpDirect) })
-        let bobDirect = await bobEvents.first(after: origin, within: .seconds(20), where: FriendEventLog.paths(Self.alice) { $0.contains(.udpDirect) })
-        log("measured: friend path across domains: alice sees udpDirect \(format(aliceDirect.map { $0 - origin })), bob \(format(bobDirect.map { $0 - origin })) after start()")
-        #expect(aliceDirect != nil, "alice: udpDirect to bob: \(aliceEvents.timeline(from: origin))")
-        #expect(bobDirect != nil, "bob: udpDirect to alice: \(bobEvents.timeline(from: origin))")
-        #expect(await aliceManager.paths(of: Self.bob).contains(.udpDirect))
-
         // 5. Bob logs out: across the domains, Alice's paths to him go empty.
         let loggedOut = ContinuousClock.now
-        await bobManager.stop()
         await bob.disconnect()
         let aliceEmpty = await aliceEvents.first(after: loggedOut, within: .seconds(5), where: FriendEventLog.paths(Self.bob) { $0.isEmpty })
         log("measured: alice's paths to bob empty \(format(aliceEmpty.map { $0 - loggedOut })) after bob logged out")
         #expect(aliceEmpty != nil, "alice's paths to bob never emptied: \(aliceEvents.timeline(from: origin))")
         log("statistics alice \(await aliceManager.statistics), bob \(await bobManager.statistics)")
+        await bobManager.stop()
         await aliceManager.stop()
         await alice.disconnect()
     }
