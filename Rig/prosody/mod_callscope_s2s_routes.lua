@@ -7,6 +7,9 @@
 -- Every other domain is resolved as usual. It wraps `net.resolvers.service`'s `new`, the function
 -- mod_s2s calls for every new outgoing connection (and for dialback's connection back), and puts
 -- the original back when unloaded.
+-- Global (loaded once per server, not per VirtualHost): the function it wraps is process-wide.
+module:set_global();
+
 local service = require "net.resolvers.service";
 local basic = require "net.resolvers.basic";
 
