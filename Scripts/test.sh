@@ -73,7 +73,7 @@ CALLSCOPE_REAL=1 timeout 120 swift test -Xswiftc -warnings-as-errors --filter 'X
 # b.callscope.example) with s2s and dialback on loopback ports, a coturn each; alice@a and bob@b
 # become friends and see each other come and go, a friend request to a domain that never answers
 # s2s bounces (remote-server-not-found), and their friend managers (a headless Chromium each)
-# reach udpDirect over Jingle through both servers. 13.0 s measured (19.3-22.9 s in four earlier runs
+# reach udpDirect over Jingle through both servers. 13.0-13.1 s in two runs (19.3-22.9 s in four earlier runs
 # with a sequential teardown; 2026-12-02, machine shared); it waits ~5 s for Prosody's s2s_timeout on
 # the dead domain, partly during Chromium's start.
 CALLSCOPE_REAL=1 timeout 120 swift test -Xswiftc -warnings-as-errors --filter RealFederationTests
