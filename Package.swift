@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "FriendConnections", targets: ["FriendConnections"]),
         .library(name: "Jingle", targets: ["Jingle"]),
         .library(name: "Friends", targets: ["Friends"]),
+        .library(name: "CallsJingle", targets: ["CallsJingle"]),
         .executable(name: "callscope", targets: ["callscope"]),
     ],
     targets: [
@@ -61,7 +62,9 @@ let package = Package(
         // Seed 003's friend manager (issue 24 item 2): discoverability, friends and one
         // data-channel peer connection per online friend, over the XMPP client and a media engine.
         .target(name: "Friends", dependencies: ["CallScopeCore", "Calls", "Connectivity", "ConnectivityProbe", "FriendConnections", "Jingle", "Observability", "RTCStats", "XMPP", "XMPPClient"]),
-        .executableTarget(name: "callscope", dependencies: ["CallScopeCore", "RTCStats", "Observability", "CallScopeReplay", "CallScopeExport", "VideoFrames", "VideoFramesReference", "Connectivity", "ConnectivityProbe", "Calls", "CallsJanus", "CallsChromium", "XMPP", "XMPPClient", "FriendConnections", "Friends"]),
+        // A relayed two-party call (issue 24 item 3): the Calls `Signaling` over XMPP + Jingle.
+        .target(name: "CallsJingle", dependencies: ["Calls", "Jingle", "XMPP", "XMPPClient"]),
+        .executableTarget(name: "callscope", dependencies: ["CallScopeCore", "RTCStats", "Observability", "CallScopeReplay", "CallScopeExport", "VideoFrames", "VideoFramesReference", "Connectivity", "ConnectivityProbe", "Calls", "CallsJanus", "CallsChromium", "XMPP", "XMPPClient", "FriendConnections", "Friends", "CallsJingle"]),
         // libFuzzer targets for every reader (Scripts/fuzz.sh builds it with -sanitize=fuzzer,address).
         .executableTarget(name: "CallScopeFuzz", dependencies: ["RTCStats", "Observability", "VideoFrames", "XMPP", "Jingle"]),
         .target(
@@ -86,11 +89,12 @@ let package = Package(
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),
         .testTarget(name: "FriendConnectionsTests", dependencies: ["FriendConnections", "XMPP", "RTCStats"]),
         .testTarget(name: "FriendsTests", dependencies: ["Friends", "Jingle", "Calls", "CallScopeCore", "CallScopeTesting", "Connectivity", "FriendConnections", "Observability", "RTCStats", "XMPP", "XMPPClient"]),
+        .testTarget(name: "CallsJingleTests", dependencies: ["CallsJingle", "Calls", "CallScopeCore", "Jingle", "XMPP", "XMPPClient"]),
         .testTarget(name: "JingleTests", dependencies: ["Jingle", "XMPP"], resources: [.copy("Fixtures")]),
         // The Jingle <-> SDP mapping between two real Chromium peer connections (CALLSCOPE_REAL=1).
         .testTarget(name: "JingleRealTests", dependencies: ["Jingle", "XMPP"]),
         // The XMPP client on a real Prosody and coturn (CALLSCOPE_REAL=1; Scripts/test.sh).
-        .testTarget(name: "XMPPRealTests", dependencies: ["XMPP", "XMPPClient", "Connectivity", "ConnectivityProbe", "Friends", "FriendConnections", "Calls", "CallsChromium", "Observability"]),
+        .testTarget(name: "XMPPRealTests", dependencies: ["CallsJingle", "XMPP", "XMPPClient", "Connectivity", "ConnectivityProbe", "Friends", "FriendConnections", "Calls", "CallsChromium", "Observability"]),
         .testTarget(name: "CallsTests", dependencies: ["CallScopeCore", "Calls", "CallsJanus", "CallScopeTesting", "Observability", "RTCStats", "Connectivity", "VideoFrames"], resources: [.copy("Fixtures")]),
         .testTarget(name: "CallsRealTests", dependencies: ["CallScopeCore", "Calls", "CallScopeTesting", "CallsJanus", "CallsChromium", "Observability", "RTCStats", "Connectivity", "ConnectivityProbe", "VideoFrames", "WebSocket"]),
     ]

@@ -54,6 +54,9 @@ if [ "$(uname -m)" = x86_64 ]; then bash Scripts/frames_harness.sh --build-only;
 python3 Rig/test_sdk_peers.py
 python3 Rig/test_package.py
 python3 Rig/test_check_adapt.py
+# The continuity checker of the long probe (Scripts/series_continuity.py, used by
+# Scripts/probe_memory.py --prometheus; the probe itself is run by hand) on hand-made series; < 1 s.
+python3 Scripts/test_series_continuity.py
 # Every shipped recording: its publishers' three layers, one decoded stream per publisher, every
 # publisher's sender stats, no CPU-limited layer in its clean part, and labels matching its
 # scenario (Rig/check_recording.py, Rig/labels.py --check). ~5 s.
@@ -68,7 +71,15 @@ python3 Rig/discover_real.py
 # credentials: two users become friends, TURN allocation with the handed-out credentials, a
 # stream killed under a client resumes by itself (XEP-0198), a clean logout seen by the friend
 # (docs/peer-to-peer.md). Loopback only, free ports; ~11 s, 20-22 s on a loaded machine.
-CALLSCOPE_REAL=1 timeout 120 swift test -Xswiftc -warnings-as-errors --filter XMPPRealTests
+CALLSCOPE_REAL=1 timeout 120 swift test -Xswiftc -warnings-as-errors --filter 'XMPPRealTests\.XMPPRealTests/'
+# Federation (docs/peer-to-peer.md, "Federation"): two Prosody servers (a.callscope.example,
+# b.callscope.example) with s2s and dialback on loopback ports, a coturn each; alice@a and bob@b
+# become friends and see each other come and go, a friend request to a domain that never answers
+# s2s bounces (remote-server-not-found), and their friend managers (a headless Chromium each)
+# reach udpDirect over Jingle through both servers. 13.0-13.1 s in two runs (19.3-22.9 s in four earlier runs
+# with a sequential teardown; 2026-12-02, machine shared); it waits ~5 s for Prosody's s2s_timeout on
+# the dead domain, partly during Chromium's start.
+CALLSCOPE_REAL=1 timeout 120 swift test -Xswiftc -warnings-as-errors --filter RealFederationTests
 # The Jingle <-> SDP mapping between two real Chromium peer connections (one headless Chromium,
 # Scripts/jingle_browser.py): data-channel-only (candidates in the SDP, then trickled through
 # transport-info), audio + simulcast video + data channel, two-way audio + video (also with
@@ -77,6 +88,11 @@ CALLSCOPE_REAL=1 timeout 120 swift test -Xswiftc -warnings-as-errors --filter XM
 # SDP; the data channel must echo and RTP must arrive (docs/peer-to-peer.md, "Jingle").
 # ~12 s (10.2 s for the six, 11.9 s with swift test's start, 2026-12-02).
 CALLSCOPE_REAL=1 timeout 120 swift test -Xswiftc -warnings-as-errors --filter JingleRealTests
+# A relayed call of two friends (docs/peer-to-peer.md, "Relayed calls"): Prosody + coturn, two
+# CallSessions over JingleCallSignaling (XEP-0353, one Jingle session per publication), each with
+# its headless Chromium; both publish and subscribe, video flows between the browsers, then one
+# leaves. Loopback, no namespace. 13.7 s and 13.8 s for the test in two runs, 15.2 s with swift test's start (2026-12-02).
+CALLSCOPE_REAL=1 timeout 90 swift test -Xswiftc -warnings-as-errors --filter RealRelayedCallTests
 # Exports against real Prometheus + Pushgateway and the official OTLP protobuf, reports in
 # headless Chromium, analyze on every capture (docs/reports-and-exports.md), and a live call
 # scraped by Prometheus through --metrics-port (docs/live-calls.md). ~25 s + ~27 s, plus ~10 s

@@ -82,7 +82,7 @@ def peer_args(scenario: dict, name: str) -> list[str]:
 def unknown_options(help_text: str, args: list[str]) -> list[str]:
     """The `--options` in `args` that `callscope help call` (`help_text`) does not mention: this
     binary predates them (e.g. the layer policy's options before it is merged)."""
-    words = set(help_text.replace("[", " ").replace("]", " ").replace("=", " ").replace(",", " ").split())
+    words = set(help_text.translate(str.maketrans("[]()|=,", "       ")).split())
     return [x for x in args if x.startswith("--") and x not in words]
 
 

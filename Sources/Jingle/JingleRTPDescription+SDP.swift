@@ -137,7 +137,7 @@ extension JingleSession {
     private static func headerExtension(_ value: String, writtenBy role: JingleRole) throws(JingleError) -> JingleHeaderExtension {
         let fields = value.split(separator: " ", omittingEmptySubsequences: true)
         guard fields.count >= 2, isToken(fields[1]) else { throw JingleError(.malformedSDP, "a=extmap:\(value.prefix(40)) is not 'ID URI'") }
-        let idAndDirection = fields[0].split(separator: "/", maxSplits: 1)
+        let idAndDirection = fields[0].split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard let id = decimal(idAndDirection[0], as: UInt8.self), id >= 1 else {
             throw JingleError(.malformedSDP, "a=extmap:\(value.prefix(40)) has no id in 1...255")
         }

@@ -55,7 +55,8 @@ extension XMPPClient {
         switch element.name {
         case "iq": await handleIQ(element)
         case "presence": await handlePresence(element)
-        default: break   // messages: not used yet
+        case "message": handleRegisteredMessage(element)
+        default: break
         }
     }
 
@@ -93,6 +94,11 @@ extension XMPPClient {
 
     private func handlePresence(_ presence: XMPPElement) async {
         guard let own = jid else { return }
+        if presence.attributes["type"] == "error" {
+            // A presence of ours bounced (RFC 6120 §8.3): e.g. a friend request to a domain whose
+            // server cannot be reached comes back with remote-server-not-found. Said and counted.
+            return dropped(Self.bounce(presence))
+        }
         let events: [RosterEvent]
         do { events = try roster.apply(presence, ownJID: own) } catch { return dropped(error) }
         var shown: [RosterEvent] = []
@@ -106,6 +112,15 @@ extension XMPPClient {
             shown.append(event)
         }
         yieldRoster(shown)
+    }
+
+    /// The error a bounced stanza carries: who bounced it, its condition and text.
+    static func bounce(_ stanza: XMPPElement) -> XMPPError {
+        let error = stanza.child("error")
+        let condition = error?.children.first { $0.namespace == "urn:ietf:params:xml:ns:xmpp-stanzas" && $0.name != "text" }?.name ?? "undefined-condition"
+        let text = error?.children.first { $0.namespace == "urn:ietf:params:xml:ns:xmpp-stanzas" && $0.name == "text" }?.text
+        let from = stanza.attributes["from"].map { String($0.prefix(200)) } ?? "(no sender)"
+        return XMPPError(.stanzaError, "\(stanza.name) to \(from) bounced: \(condition)\(text.map { " (\($0.prefix(200)))" } ?? "")")
     }
 
     static func errorReply(to iq: XMPPElement, condition: String, type: String) -> XMPPElement {

@@ -44,6 +44,8 @@ public actor XMPPClient {
     var reconnectTask: Task<Void, Never>?
     /// Handlers of incoming `get`/`set` IQs by payload namespace (Jingle, for friend connections).
     var requestHandlers: [String: XMPPRequestHandler] = [:]
+    /// Handlers of incoming messages by the namespace of their first child (XEP-0353).
+    var messageHandlers: [String: XMPPMessageHandler] = [:]
 
     /// A client for `account`; nothing happens until ``connect()``.
     public init(account: XMPPAccount, configuration: XMPPClientConfiguration = XMPPClientConfiguration()) {

@@ -12,8 +12,9 @@ public enum XMPPClientEvent: Hashable, Sendable {
     case disconnected(XMPPError?)
     /// A friend came, changed or went, or someone asks to be one.
     case roster(RosterEvent)
-    /// An incoming message was malformed or hostile and was dropped (counted in
-    /// ``XMPPClientStatistics/droppedMessages``).
+    /// An incoming message was malformed or hostile and was dropped, or a stanza of ours came
+    /// back as an error (`stanzaError`: e.g. a friend request to a domain whose server cannot be
+    /// reached, `remote-server-not-found`); counted in ``XMPPClientStatistics/droppedMessages``.
     case droppedMessage(XMPPError)
 }
 
@@ -21,7 +22,7 @@ public enum XMPPClientEvent: Hashable, Sendable {
 public struct XMPPClientStatistics: Hashable, Sendable {
     /// Stanzas received and handled.
     public var stanzasReceived = 0
-    /// Messages dropped as malformed or hostile.
+    /// Messages dropped as malformed or hostile, and stanzas of ours that came back as errors.
     public var droppedMessages = 0
     /// Connections re-established after a loss.
     public var reconnections = 0

@@ -14,7 +14,7 @@ struct CallCommand: Command {
     static let name = "call"
     static let summary = "Join a Janus room as a live client and print what the SDK reports."
     static let help = """
-    callscope call --janus URL [--room N] [--publish] [--subscribe all|none] [--duration S]
+    callscope call (--janus URL [--room N] | --xmpp URL --jid JID --call|--answer FRIEND) [--publish] [--subscribe all|none] [--duration S]
                    [--format text|ndjson] [--display NAME] [--chromedriver PATH] [--chromium PATH | --webdriver URL [--frame-address ADDR]]
                    [--stun HOST:PORT [--turn HOST:PORT --user U --password P]]
                    [--record FILE] [--report FILE]
@@ -55,6 +55,7 @@ struct CallCommand: Command {
     frame rates, bitrates, loss, condition and reason, degradation source; events marked ▶),
     and ends with the call's span, a summary per stream and the timeline of degradations
     (times from the call's start); --format ndjson prints one JSON line per callback and event.
+    \(CallXMPPOptions.help)
     \(CallMediaOptions.help)
     \(CallLiveMetricsOptions.help)
     \(CallVideoSaver.help)
@@ -71,6 +72,8 @@ struct CallCommand: Command {
     enum SubscribeMode: String { case all, none }
 
     var janus: URL?
+    /// `--xmpp` and its options: a relayed call instead of a Janus room.
+    var xmpp = CallXMPPOptions()
     var room: UInt64 = 1234
     var publish = false
     var subscribe = SubscribeMode.all
@@ -104,6 +107,7 @@ struct CallCommand: Command {
             case _ where CallDiscoverabilityOptions.options.contains(argument): try probes.take(argument, value(argument))
             case _ where CallMediaOptions.options.contains(argument): try media.take(argument, value(argument))
             case _ where CallLiveMetricsOptions.options.contains(argument): try liveMetrics.take(argument, value(argument))
+            case _ where CallXMPPOptions.options.contains(argument): try xmpp.take(argument, value(argument))
             case "--janus":
                 let text = try value(argument)
                 guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
@@ -146,7 +150,11 @@ struct CallCommand: Command {
             default: throw UsageError("unknown option '\(argument)' for call")
             }
         }
-        guard janus != nil else { throw UsageError("call needs --janus URL") }
+        guard janus != nil || xmpp.isSet else { throw UsageError("call needs --janus URL or --xmpp URL") }
+        if xmpp.isSet {
+            guard janus == nil else { throw UsageError("--janus and --xmpp: a call goes through a Janus room or to an XMPP friend, not both") }
+            _ = try xmpp.account()
+        }
         if !videoTruth.isEmpty, videoTruth["--video-truth"] == nil { throw UsageError("--video-truth-capture and --video-truth-capture-out go with --video-truth CLIP") }
         if chromium.webDriverURL != nil, let option = ownBrowserOptions.first {
             throw UsageError("\(option) starts our own browser; with --webdriver the endpoint's browser is used")
@@ -196,7 +204,15 @@ struct CallCommand: Command {
     /// `--report`. `joined` runs once the session has connected. `callscope probe` makes its
     /// calls with it too.
     func makeCall(until end: CallEnd, printer out: CallEventPrinter, joined: @Sendable () -> Void = {}) async throws -> CallEnd.Cause {
-        guard let janus else { return .duration }
+        let relayed = xmpp.isSet ? try await RelayedCallConnection.open(xmpp) : nil
+        let signaling: any Signaling
+        if let relayed {
+            signaling = relayed.signaling
+        } else if let janus {
+            signaling = JanusSignaling(url: janus, room: room)
+        } else {
+            return .duration
+        }
         let recorder = out.recorder
         let saver = try saveVideo.map { try CallVideoSaver(directory: $0, frameRate: media.localMedia.frameRate) }
         let truth = try videoTruth["--video-truth"].map {
@@ -209,7 +225,7 @@ struct CallCommand: Command {
                 throw error
             }
         }
-        let session = CallSession(signaling: JanusSignaling(url: janus, room: room), engine: engine,
+        let session = CallSession(signaling: signaling, engine: engine,
                                   clock: ContinuousClock(), wallClock: Date.init, discoverability: discoverability)
         if let recorder { await session.record(to: recorder.writer, peer: display) }
         var followers: [Task<Void, Never>] = []
@@ -255,6 +271,7 @@ struct CallCommand: Command {
         } catch {
             truthIntervals?.cancel()
             await session.disconnect()
+            await relayed?.client.disconnect()
             for task in followers { task.cancel() }
             await engine.shutdown()
             if let recording = try? recorder?.finish(browser: engine.browserVersion.map { "Chromium " + $0 }, sfu: nil, intervalMilliseconds: 1000) {
@@ -264,13 +281,16 @@ struct CallCommand: Command {
             throw error
         }
         await session.disconnect()
+        await relayed?.client.disconnect()
         for task in followers { task.cancel() }
         await engine.shutdown()
         truthIntervals?.cancel()
         await out.finish()
         for line in truth?.finish(format: format) ?? [] { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
         for line in try saver?.finish() ?? [] { FileHandle.standardError.write(Data("saved video: \(line)\n".utf8)) }
-        let recording = try recorder?.finish(browser: engine.browserVersion.map { "Chromium " + $0 }, sfu: await JanusInfo.version(at: janus),
+        var sfu: String?
+        if let janus { sfu = await JanusInfo.version(at: janus) }
+        let recording = try recorder?.finish(browser: engine.browserVersion.map { "Chromium " + $0 }, sfu: sfu,
                                              intervalMilliseconds: Double(session.configuration.statsInterval.components.seconds) * 1000
                                                  + Double(session.configuration.statsInterval.components.attoseconds) / 1e15)
         if let recording { try writeReport(of: recording) }

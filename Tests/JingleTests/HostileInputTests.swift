@@ -109,6 +109,8 @@ import XMPP
         ("candidate broken", sdpHead + audioSection + "a=candidate:1 1 udp x 1.2.3.4 9 typ host\r\n", .malformedSDP),
         ("ssrc not a number", sdpHead + audioSection + "a=ssrc:abc cname:x\r\n", .malformedSDP),
         ("extmap id 0", sdpHead + audioSection + "a=extmap:0 urn:x\r\n", .malformedSDP),
+        ("extmap id only a slash", sdpHead + audioSection + "a=extmap:/ urn:x\r\n", .malformedSDP),
+        ("extmap direction without id", sdpHead + audioSection + "a=extmap:/sendonly urn:x\r\n", .malformedSDP),
         ("simulcast direction bogus", sdpHead + audioSection + "a=simulcast:up q;h\r\n", .malformedSDP),
         ("video over something else", sdpHead + "m=video 9 TCP/MSRP *\r\na=mid:0\r\n", .unsupported),
         ("33 m-lines", sdpHead + (0..<33).map { "m=application 9 UDP/DTLS/SCTP webrtc-datachannel\r\na=mid:\($0)\r\n" }.joined(), .limitExceeded),

@@ -16,6 +16,10 @@ final class ProsodyServers: Sendable {
     static var installed: Bool { [prosody, prosodyctl, turnserver].allSatisfy(FileManager.default.isExecutableFile(atPath:)) }
 
     let secret = "secret-\(UInt64.random(in: 0...UInt64.max))"
+    /// The XMPP domain this server hosts (`ProsodyServers.domain` unless federated).
+    let domain: String
+    /// Its federation settings, when it has any.
+    let federation: FederatedServer?
     let turnPort: UInt16
     let httpPort: UInt16
     private let coturn: RigProcess
@@ -28,14 +32,17 @@ final class ProsodyServers: Sendable {
     let turnAddress: String
 
     /// Starts coturn on `turnAddress`, waits for its STUN answer, starts Prosody with `users`
-    /// (name → password) and waits for its HTTP port.
-    init(users: [String: String], turnAddress: String = ProsodyServers.address) async throws {
+    /// (name → password) and waits for its HTTP port. With `federation`, Prosody serves
+    /// `federation.domain` from Rig/prosody/prosody-federated.cfg.lua, with s2s on its port.
+    init(users: [String: String], turnAddress: String = ProsodyServers.address, federation: FederatedServer? = nil) async throws {
         self.turnAddress = turnAddress
+        domain = federation?.domain ?? Self.domain
+        self.federation = federation
         turnPort = RigProcess.freePort(udpToo: true)
         let relayLow = UInt16.random(in: 30_000...50_000)
         coturn = try RigProcess("coturn", executable: Self.turnserver, template: "turnserver.conf", substitutions: [
             "@LISTEN_IP@": turnAddress, "@PORT@": "\(turnPort)", "@MIN_PORT@": "\(relayLow)", "@MAX_PORT@": "\(relayLow + 40)",
-            "@REALM@": Self.domain, "@SECRET@": secret,
+            "@REALM@": domain, "@SECRET@": secret,
         ]) { ["-c", $0] }
         let prober = DiscoverabilityProber(configuration: DiscoverabilityProbeConfiguration(
             stunServer: ProbeEndpoint(host: turnAddress, port: turnPort),
@@ -46,15 +53,17 @@ final class ProsodyServers: Sendable {
             throw RigFailure("coturn did not answer at \(turnAddress):\(turnPort) (log: \(coturn.directory))")
         }
         httpPort = RigProcess.freePort()
-        let substitutions = ["@LISTEN_IP@": Self.address, "@C2S_PORT@": "\(RigProcess.freePort())", "@HTTP_PORT@": "\(httpPort)",
-                             "@DOMAIN@": Self.domain, "@TURN_SECRET@": secret, "@TURN_HOST@": turnAddress, "@TURN_PORT@": "\(turnPort)"]
+        var substitutions = ["@LISTEN_IP@": Self.address, "@C2S_PORT@": "\(RigProcess.freePort())", "@HTTP_PORT@": "\(httpPort)",
+                             "@DOMAIN@": domain, "@TURN_SECRET@": secret, "@TURN_HOST@": turnAddress, "@TURN_PORT@": "\(turnPort)"]
+        let template = federation == nil ? "prosody.cfg.lua" : "prosody-federated.cfg.lua"
+        if let federation { substitutions.merge(federation.substitutions(address: Self.address), uniquingKeysWith: { _, new in new }) }
         do {
-            server = try RigProcess("prosody", executable: Self.prosody, template: "prosody.cfg.lua", substitutions: substitutions) {
+            server = try RigProcess("prosody", executable: Self.prosody, template: template, substitutions: substitutions) {
                 ["--config", $0, "-F"]
             }
-            let configuration = server.configurationPath("prosody.cfg.lua")
+            let configuration = server.configurationPath(template)
             for (user, password) in users.sorted(by: { $0.key < $1.key }) {
-                try Self.run(Self.prosodyctl, ["--config", configuration, "register", user, Self.domain, password])
+                try Self.run(Self.prosodyctl, ["--config", configuration, "register", user, domain, password])
             }
         } catch {
             await coturn.stop()
@@ -68,7 +77,7 @@ final class ProsodyServers: Sendable {
     }
 
     func account(_ user: String, password: String) -> XMPPAccountSpec {
-        XMPPAccountSpec(jid: JID(local: user, domain: Self.domain), password: password, url: webSocketURL)
+        XMPPAccountSpec(jid: JID(local: user, domain: domain), password: password, url: webSocketURL)
     }
 
     func stop() async {

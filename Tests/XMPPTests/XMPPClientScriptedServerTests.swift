@@ -112,4 +112,32 @@ import Testing
         #expect(await waitFor(log) { $0 == .disconnected(nil) })
         #expect(connections.withLock { $0.count } == 2)   // no reconnection after a logout
     }
+
+    @Test func aBouncedFriendRequestIsSaidAndCounted() async throws {
+        let connection = Locked<ScriptedConnection?>(nil)
+        let client = XMPPClient(
+            account: XMPPAccount(jid: JID("me@example.org")!, password: "pw", resource: "r", webSocketURL: URL(string: "ws://127.0.0.1:1/x")!, allowsPlainAuthentication: true),
+            configuration: XMPPClientConfiguration(pingInterval: .seconds(3600), reconnectionDelays: [.milliseconds(10)]),
+            transport: { _ in
+                let scripted = ScriptedConnection()
+                connection.withLock { $0 = scripted }
+                return scripted
+            })
+        let log = Locked<[XMPPClientEvent]>([])
+        let events = client.events()
+        let reader = Task { for await event in events { log.withLock { $0.append(event) } } }
+        defer { reader.cancel() }
+        try await client.connect()
+        let server = try #require(connection.withLock { $0 })
+        // RFC 6120 §8.3's shape, as Prosody's mod_s2s bounces a stanza it could not deliver.
+        server.deliver("<presence xmlns='jabber:client' type='error' from='carol@unreachable.example' to='me@example.org/r'>"
+            + "<error type='cancel' by='example.org'><remote-server-not-found xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/>"
+            + "<text xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'>Server-to-server connection failed: connection refused</text></error></presence>")
+        let expected = XMPPClientEvent.droppedMessage(XMPPError(.stanzaError,
+            "presence to carol@unreachable.example bounced: remote-server-not-found (Server-to-server connection failed: connection refused)"))
+        #expect(await waitFor(log) { $0 == expected }, "\(log.withLock { $0 })")
+        #expect(await client.statistics.droppedMessages == 1)
+        #expect(await client.friends.map(\.jid) == [JID("bob@example.org")!])   // the roster is untouched
+        await client.disconnect()
+    }
 }

@@ -70,6 +70,9 @@ final class PublicationController {
         let stream = ownStream(as: own, in: session)
         try? await session.signaling.describePublishedStream(PublishedStreamDescription(stream: stream).encoded())
         let answer = try await session.signaling.publish(offer: offer)
+        if let relayed = session.signaling as? any RelayedSignaling, let subscriber = await relayed.publicationSubscriber() {
+            publisher.statsMonitor.relay(pc, toConnection: subscriber.connectionId, subscriber: subscriber.subscriberId)
+        }
         // Published: the stream exists before the connection can report anything about it.
         publisher.setStream(stream)
         await session.ownStreamPublished(stream, described: true)

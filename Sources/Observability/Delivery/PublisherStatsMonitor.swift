@@ -142,6 +142,15 @@ public final class PublisherStatsMonitor: @unchecked Sendable {
 
     /// Drops what it kept of a peer connection that is gone (a republish replaced it): its
     /// raw report is no longer listed.
+    /// A relayed call's publication on `peerConnection` reaches one subscriber: from the next
+    /// report on, the stats arrays name it (`connectionId`, `subscriberId`) in one element of
+    /// their own, as a relayed publisher's do, instead of the routed element with empty ids.
+    package func relay(_ peerConnection: PeerConnectionID, toConnection connectionId: String, subscriber subscriberId: String) {
+        core.withEngine { engine in
+            engine.nameRelayedLink(endpoint: Self.endpoint, peerConnection: peerConnection.rawValue, connectionId: connectionId, subscriberId: subscriberId)
+        }
+    }
+
     package func forget(peerConnection: PeerConnectionID) {
         core.withEngine { _ in rawReports[peerConnection.rawValue] = nil }
     }

@@ -42,6 +42,13 @@ public struct CallStatsEngine: Sendable {
         return callbacks
     }
 
+    /// Makes `endpoint`'s publisher relayed (if it was not) and names its link on
+    /// `peerConnection` after the subscriber it reaches: its connection and subscriber ids go into
+    /// the publisher's stats arrays in place of the connection's label.
+    package mutating func nameRelayedLink(endpoint: EndpointID, peerConnection: String, connectionId: String, subscriberId: String) {
+        publishing.nameRelayedLink(endpoint: endpoint, peerConnection: peerConnection, connectionId: connectionId, subscriberId: subscriberId)
+    }
+
     /// Feeds a sender-stats message `endpoint` received over a data channel at `time` (ms, the
     /// clock of the reports). `publisher` is who sent it when the caller knows (the channel it
     /// came on); otherwise the message's own `publisher` field, else ``PublisherID/unnamed``.

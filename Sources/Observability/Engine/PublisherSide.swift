@@ -5,7 +5,10 @@ import RTCStats
 /// publisher sends after its latest report.
 struct PublisherSide: Sendable {
     private let configuration: StatsEngineConfiguration
-    private let modes: [EndpointID: CallStatsEngine.SessionMode]
+    private var modes: [EndpointID: CallStatsEngine.SessionMode]
+    /// Relayed links named by the call (a subscriber's connection and id) rather than by the
+    /// peer connection's label, per endpoint and peer connection.
+    private var linkNames: [EndpointID: [String: PublisherLink]] = [:]
     private var publishers: [EndpointID: EndpointPublisher] = [:]
     private var sequence = 0
 
@@ -33,7 +36,8 @@ struct PublisherSide: Sendable {
     mutating func ingest(_ sample: StatsSample, digest: ReportDigest, endpoint: EndpointID, into callbacks: inout [StatsCallback]) {
         let peerConnection = PeerConnectionID(sample.peerConnection)
         let link = modes[endpoint] == .relayed
-            ? PublisherLink(connectionId: sample.peerConnection, subscriberId: sample.peerConnection) : .routed
+            ? linkNames[endpoint]?[sample.peerConnection] ?? PublisherLink(connectionId: sample.peerConnection, subscriberId: sample.peerConnection)
+            : .routed
         var publisher = publishers.removeValue(forKey: endpoint) ?? EndpointPublisher()
         defer { publishers[endpoint] = publisher }
         var tracker = publisher.trackers.removeValue(forKey: link) ?? PublisherLinkTracker(link: link, configuration: configuration)
@@ -56,6 +60,16 @@ struct PublisherSide: Sendable {
             let estimate = update.mediaLink.transport.connectionEstimatedBandwidth
             publisher.senderStatsInputs = SenderStatsInputs(time: sample.time, estimate: estimate > 0 ? estimate : nil, layers: update.video?.videoLayers ?? [])
         }
+    }
+
+    /// Makes `endpoint`'s publisher relayed, its link on `peerConnection` named `connectionId` /
+    /// `subscriberId` from the next report on.
+    mutating func nameRelayedLink(endpoint: EndpointID, peerConnection: String, connectionId: String, subscriberId: String) {
+        modes[endpoint] = .relayed
+        // A routed element reported before the switch would stay in the arrays: it is no link now.
+        publishers[endpoint]?.trackers[.routed] = nil
+        publishers[endpoint]?.latest[.routed] = nil
+        linkNames[endpoint, default: [:]][peerConnection] = PublisherLink(connectionId: connectionId, subscriberId: subscriberId)
     }
 
     /// Values out of their physical bounds, dropped so far.

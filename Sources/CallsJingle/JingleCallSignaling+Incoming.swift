@@ -1,0 +1,147 @@
+import Calls
+import Jingle
+import XMPP
+import XMPPClient
+
+/// What the client hands over: a Jingle IQ or a XEP-0353 message, with its sender.
+enum JingleCallInput: Sendable {
+    case request(JingleRequest, from: JID)
+    case message(JingleMessage, from: JID)
+    /// The friend sent a Jingle IQ or XEP-0353 message that does not read (refused or dropped).
+    case malformed
+}
+
+extension JingleCallSignaling {
+    /// Takes the client's Jingle IQs (from the friend only; anyone else is refused with
+    /// `service-unavailable`, a malformed one with `bad-request`) and XEP-0353 messages.
+    func listen() async {
+        guard incomingTask == nil else { return }
+        let (stream, sink) = AsyncStream<JingleCallInput>.makeStream()
+        let friend = friend
+        await client.handleRequests(namespace: JingleNamespace.jingle) { iq, from in
+            guard from.bare == friend else { return "service-unavailable" }
+            guard let payload = iq.children.first, let request = try? JingleRequest(element: payload) else {
+                sink.yield(.malformed)
+                return "bad-request"
+            }
+            sink.yield(.request(request, from: from))
+            return nil
+        }
+        await client.handleMessages(namespace: JingleNamespace.jingleMessage) { payload, from in
+            guard from.bare == friend else { return }
+            guard let message = try? JingleMessage(element: payload) else {
+                sink.yield(.malformed)
+                return
+            }
+            sink.yield(.message(message, from: from))
+        }
+        incomingTask = Task { [weak self] in
+            for await input in stream { await self?.receive(input) }
+        }
+    }
+
+    func receive(_ input: JingleCallInput) async {
+        switch input {
+        case .message(let message, let from): await receive(message, from: from)
+        case .request(let request, let from): receive(request, from: from)
+        case .malformed: malformedInputs += 1
+        }
+    }
+
+    private func receive(_ message: JingleMessage, from device: JID) async {
+        switch (message.kind, role) {
+        case (.propose, .callee) where friendDevice == nil && own != nil:
+            callID = message.sessionID
+            try? await client.sendMessage(JingleMessage(.proceed, sessionID: message.sessionID).element, to: device)
+            resolveDevice(device)
+        case (.proceed, .caller), (.accept, .caller):
+            guard message.sessionID == callID, friendDevice == nil else { return }
+            resolveDevice(device)
+        case (.finish, _), (.retract, _), (.reject, _):
+            guard message.sessionID == callID, device == friendDevice || friendDevice == nil else { return }
+            if friendDevice == nil { return resolveDevice(nil) }
+            if friendPublication != nil {
+                friendPublication = nil
+                eventSink.yield(.feedUnpublished(FeedID(device.description)))
+            }
+            eventSink.yield(.participantLeft(FeedID(device.description)))
+        default:
+            break
+        }
+    }
+
+    private func receive(_ request: JingleRequest, from device: JID) {
+        guard device == friendDevice else { return }
+        let feed = FeedID(device.description)
+        switch request.action {
+        case .sessionInitiate:
+            guard request.sessionID != publication?.sid else { return }
+            friendPublication = FriendPublication(sid: request.sessionID, offer: request.session)
+            let media = Set(request.session.contents.compactMap { content -> String? in
+                if case .rtp(let description) = content.application { description.media } else { nil }
+            })
+            eventSink.yield(.feedsPublished([RouterFeed(id: feed, display: friend.description, hasAudio: media.contains("audio"), hasVideo: media.contains("video"))]))
+            wakeOfferWaiters()
+        case .sessionAccept:
+            guard let publication, request.sessionID == publication.sid else { return }
+            let answer = Result<SessionDescription, any Error> {
+                SessionDescription(kind: .answer, sdp: try request.session.sdp(answering: publication.offer))
+            }
+            answerArrived(sid: publication.sid, answer)
+        case .transportInfo:
+            unusedRemoteCandidates += request.trickleCandidates.count
+        case .sessionTerminate:
+            if request.sessionID == friendPublication?.sid {
+                friendPublication = nil
+                eventSink.yield(.feedUnpublished(feed))
+            }
+        default:
+            break
+        }
+    }
+
+    // MARK: - Waiters
+
+    func waitForFriendDevice() async -> JID? {
+        if let friendDevice { return friendDevice }
+        let timeout = answerTimeout
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            await self?.resolveDevice(nil)
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { deviceWaiters.append($0) }
+    }
+
+    func resolveDevice(_ device: JID?) {
+        if let device { friendDevice = device }
+        for waiter in deviceWaiters { waiter.resume(returning: device) }
+        deviceWaiters.removeAll()
+    }
+
+    func answerArrived(sid: String, _ answer: Result<SessionDescription, any Error>) {
+        guard publication?.sid == sid, publication?.answer == nil else { return }
+        publication?.answer = answer
+        publication?.answerWaiter?.resume(returning: answer)
+        publication?.answerWaiter = nil
+    }
+
+    func wakeOfferWaiters() {
+        for waiter in offerWaiters { waiter.resume() }
+        offerWaiters.removeAll()
+    }
+
+    /// Sends our subscription's `session-accept` with the candidates gathered so far (once).
+    func sendAccept(sid: String) async {
+        guard let publication = friendPublication, publication.sid == sid, !publication.accepted,
+              var answer = publication.answer, let device = friendDevice else { return }
+        friendPublication?.accepted = true
+        for candidate in publication.gathered {
+            guard let trickled = try? JingleTrickleCandidate(sdpCandidate: candidate.candidate, sdpMid: candidate.sdpMid ?? "0"),
+                  let index = answer.contents.firstIndex(where: { $0.name == trickled.contentName }) else { continue }
+            answer.contents[index].transport?.candidates.append(trickled.candidate)
+        }
+        let request = JingleRequest(action: .sessionAccept, sessionID: sid, responder: own?.description, session: answer)
+        try? await client.set(request.element, to: device)
+    }
+}

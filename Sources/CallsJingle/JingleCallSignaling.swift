@@ -1,0 +1,281 @@
+import Calls
+import Foundation
+import Jingle
+import XMPP
+import XMPPClient
+
+/// A ``Signaling`` for a relayed call between two friends over XMPP and Jingle: no router, the
+/// media flows between the two devices.
+///
+/// - **Call setup (XEP-0353).** ``join(display:)`` on the caller sends a `propose` (audio and
+///   video) to the friend's bare JID, again every second, until one of the friend's devices
+///   answers `proceed` (or `accept`); on the callee it waits for the friend's `propose` and
+///   answers `proceed` to the proposing device. It returns once the other device is known; the
+///   friend is then listed as an attendee (`participantDidConnect`).
+/// - **Two Jingle sessions, one per direction.** Each publication is its own Jingle session,
+///   initiated by its publisher: ``publish(offer:)`` sends the offer as a `session-initiate`
+///   with a session id (`sid`) of ours (`<call id>-<random>`) and returns the friend's
+///   `session-accept` as the answer (so it returns when the friend subscribes, within
+///   ``answerTimeout``). A `session-initiate` from the friend is the friend's publication: it
+///   becomes ``SignalingEvent/feedsPublished(_:)`` (feed id: the friend's full JID), and
+///   ``subscribe(to:)`` returns its offer; ``start(_:answer:)`` answers with a `session-accept`.
+///   Which session a `session-accept`, `transport-info` or `session-terminate` concerns is told
+///   by its `sid`: ours is our publication, the friend's is our subscription.
+/// - **Candidates.** Ours are trickled as `transport-info`. The call layer has no way to add a
+///   remote candidate (a router puts its own in its SDP), so the subscribing side sends its
+///   `session-accept` once its gathering completed (at most ``gatheringWait``) with its
+///   candidates inside, and the publishing side's connectivity checks reach it as
+///   peer-reflexive candidates. Candidates that arrive in a `transport-info` are counted
+///   (``unusedRemoteCandidates``), not applied.
+/// - **The end.** ``unpublish()`` and ``close(_:)`` terminate their session (`success`);
+///   ``leave()`` terminates both and sends XEP-0353 `finish`. The friend's `session-terminate`
+///   of its publication becomes ``SignalingEvent/feedUnpublished(_:)``; its `finish` becomes
+///   ``SignalingEvent/participantLeft(_:)``.
+/// - **No router.** ``configure(_:streams:)`` and ``sendConfigure(_:streams:)`` do nothing (the
+///   friend receives what the connection negotiated; nothing forwards layers);
+///   ``restartPublisherIce(offer:)``, ``restartIce(_:)`` and ``republish(offer:display:participantID:)``
+///   throw a ``SignalingError`` (not built yet).
+///
+/// One call per client at a time: the signalling takes the client's Jingle IQs and XEP-0353
+/// messages (a ``Friends`` `FriendManager` on the same client would lose its Jingle IQs).
+public actor JingleCallSignaling: Signaling {
+    /// The friend's events, in the order they arrived.
+    public nonisolated let events: AsyncStream<SignalingEvent>
+    let eventSink: AsyncStream<SignalingEvent>.Continuation
+    let client: XMPPClient
+    let friend: JID
+    let role: JingleCallRole
+    /// How long ``publish(offer:)`` waits for the friend's `session-accept`.
+    public let answerTimeout: Duration
+    /// How long the subscribing side waits for its candidates before it sends its `session-accept`.
+    public let gatheringWait: Duration
+
+    var callID: String?
+    var own: JID?
+    /// The friend's device in this call, once it proposed or proceeded.
+    var friendDevice: JID?
+    var deviceWaiters: [CheckedContinuation<JID?, Never>] = []
+    var incomingTask: Task<Void, Never>?
+    var proposeTask: Task<Void, Never>?
+
+    /// Our publication: its session id, our offer, and whoever waits for the answer.
+    var publication: OwnPublication?
+    /// The friend's publication we know of (its offer), and our subscription to it.
+    var friendPublication: FriendPublication?
+    var offerWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Remote candidates received in a `transport-info` (not applied: see the type's notes).
+    public internal(set) var unusedRemoteCandidates = 0
+    /// The friend's Jingle IQs refused as malformed (`bad-request`) and XEP-0353 messages
+    /// dropped as malformed.
+    public internal(set) var malformedInputs = 0
+    var ended = false
+
+    static let publicationHandle = RouterHandleID("jingle-publication")
+
+    /// A call with `friend` (a bare JID of the roster) over `client`, which must be connected.
+    /// - Parameter callID: the XEP-0353 id the caller proposes (random when `nil`); ignored on the callee.
+    public init(client: XMPPClient, friend: JID, role: JingleCallRole, callID: String? = nil,
+                answerTimeout: Duration = .seconds(60), gatheringWait: Duration = .seconds(2)) {
+        (events, eventSink) = AsyncStream<SignalingEvent>.makeStream()
+        self.client = client
+        self.friend = friend.bare
+        self.role = role
+        self.callID = role == .caller ? (callID ?? Self.randomToken()) : nil
+        self.answerTimeout = answerTimeout
+        self.gatheringWait = gatheringWait
+    }
+
+    static func randomToken() -> String {
+        String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    }
+
+    // MARK: - Signaling
+
+    /// Starts the call (XEP-0353) and returns once the friend's device is known.
+    /// - Throws: ``SignalingError`` when we are not connected or the friend did not answer
+    ///   within ``answerTimeout``.
+    public func join(display: String?) async throws -> RoomJoin {
+        guard let own = await client.jid else { throw SignalingError(sessionLost: true, "join: the XMPP client is not connected") }
+        self.own = own
+        await listen()
+        if role == .caller, let callID {
+            let propose = JingleMessage(.propose, sessionID: callID, proposedApplications: [.rtp(media: "audio"), .rtp(media: "video")])
+            let client = client, friend = friend
+            proposeTask = Task {
+                // Again every second until a device proceeds: a proposal sent before the
+                // friend listened is not lost.
+                while !Task.isCancelled {
+                    try? await client.sendMessage(propose.element, to: friend)
+                    try? await Task.sleep(for: .seconds(1))
+                }
+            }
+        }
+        let device = await waitForFriendDevice()
+        proposeTask?.cancel()
+        guard let device else {
+            throw SignalingError("join: \(friend) did not \(role == .caller ? "proceed" : "propose") within \(answerTimeout)")
+        }
+        return RoomJoin(participantID: FeedID(own.description), participantHandle: Self.publicationHandle, feeds: [],
+                        attendees: [RouterAttendee(id: FeedID(device.description), display: friend.description)])
+    }
+
+    /// Sends `offer` as a `session-initiate` of a new session of ours; returns the friend's
+    /// `session-accept` as an answer.
+    public func publish(offer: SessionDescription) async throws -> SessionDescription {
+        let device = try requireFriendDevice("publish")
+        let session = try JingleSession(sdp: offer.sdp, writtenBy: .initiator)
+        let sid = "\(callID ?? "call")-\(Self.randomToken())"
+        publication = OwnPublication(sid: sid, offer: session)
+        let request = JingleRequest(action: .sessionInitiate, sessionID: sid, initiator: own?.description, session: session)
+        try await client.set(request.element, to: device)
+        let timeout = answerTimeout
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            await self?.answerArrived(sid: sid, .failure(SignalingError("publish: \(device) did not accept within \(timeout)")))
+        }
+        defer { timer.cancel() }
+        let answer = await withCheckedContinuation { continuation in
+            if let early = publication?.answer, publication?.sid == sid {
+                continuation.resume(returning: early)
+            } else {
+                publication?.answerWaiter = continuation
+            }
+        }
+        return try answer.get()
+    }
+
+    /// Terminates our publication's session (`success`).
+    public func unpublish() async throws {
+        guard let sid = publication?.sid, let device = friendDevice else { return }
+        publication = nil
+        try await client.set(JingleRequest(action: .sessionTerminate, sessionID: sid, reason: JingleReason(.success)).element, to: device)
+    }
+
+    /// Not built for Jingle yet: throws.
+    public func restartPublisherIce(offer: SessionDescription) async throws -> SessionDescription {
+        throw SignalingError("restartPublisherIce: an ICE restart over Jingle (transport-info with new credentials) is not built")
+    }
+
+    /// Not built for Jingle yet: throws.
+    public func republish(offer: SessionDescription, display: String?, participantID: FeedID) async throws -> Republished {
+        throw SignalingError("republish: publishing again over Jingle is not built")
+    }
+
+    /// The friend's offer (waiting up to ``gatheringWait`` for it when its `session-initiate`
+    /// is still on its way); one subscription per publication.
+    public func subscribe(to feed: FeedID) async throws -> SubscriptionOffer {
+        guard feed.rawValue == friendDevice?.description else { throw SignalingError(routerCode: 428, "subscribe: no such feed \(feed)") }
+        if friendPublication == nil {
+            let wait = gatheringWait
+            let timer = Task { [weak self] in
+                try? await Task.sleep(for: wait)
+                await self?.wakeOfferWaiters()
+            }
+            await withCheckedContinuation { offerWaiters.append($0) }
+            timer.cancel()
+        }
+        guard var publication = friendPublication else { throw SignalingError(routerCode: 428, "subscribe: \(feed) does not publish") }
+        guard !publication.subscribed else { throw SignalingError("subscribe: already subscribed to \(feed) (one subscription per publication)") }
+        publication.subscribed = true
+        friendPublication = publication
+        let sdp = try publication.offer.sdp(writtenBy: .initiator)
+        return SubscriptionOffer(handle: Self.subscriptionHandle(publication.sid), offer: SessionDescription(kind: .offer, sdp: sdp))
+    }
+
+    /// Keeps `answer`; the `session-accept` goes once our candidates are gathered (or after
+    /// ``gatheringWait``).
+    public func start(_ handle: RouterHandleID, answer: SessionDescription) async throws {
+        guard let publication = friendPublication, handle == Self.subscriptionHandle(publication.sid) else {
+            throw SignalingError("start: no subscription \(handle)")
+        }
+        friendPublication?.answer = try JingleSession(sdp: answer.sdp, writtenBy: .responder)
+        let wait = gatheringWait, sid = publication.sid
+        Task { [weak self] in
+            try? await Task.sleep(for: wait)
+            await self?.sendAccept(sid: sid)
+        }
+    }
+
+    /// Not built for Jingle yet: throws.
+    public func restartIce(_ handle: RouterHandleID) async throws {
+        throw SignalingError("restartIce: an ICE restart over Jingle is not built")
+    }
+
+    /// Does nothing: no router forwards layers between friends.
+    public func configure(_ handle: RouterHandleID, streams: [RouterStreamConfiguration]) async throws {}
+
+    /// Does nothing (as ``configure(_:streams:)``); the returned task succeeds.
+    public func sendConfigure(_ handle: RouterHandleID, streams: [RouterStreamConfiguration]) async throws -> Task<Void, any Error> {
+        Task {}
+    }
+
+    /// Sends `candidate` as a `transport-info` of the handle's session; on our subscription,
+    /// before its `session-accept` went, keeps it for the accept (`nil`: gathering complete,
+    /// the accept goes now).
+    public func trickle(_ candidate: IceCandidate?, on handle: RouterHandleID) async throws {
+        let sid: String
+        if handle == Self.publicationHandle {
+            guard let own = publication?.sid else { return }
+            sid = own
+        } else {
+            guard let publication = friendPublication, handle == Self.subscriptionHandle(publication.sid) else { return }
+            sid = publication.sid
+            if !publication.accepted {
+                if let candidate { friendPublication?.gathered.append(candidate) } else { await sendAccept(sid: sid) }
+                return
+            }
+        }
+        guard let candidate, let device = friendDevice else { return }
+        let trickled = try JingleTrickleCandidate(sdpCandidate: candidate.candidate, sdpMid: candidate.sdpMid ?? "0")
+        let creator: JingleRole = handle == Self.publicationHandle ? .initiator : .responder
+        try await client.set(JingleRequest.transportInfo(sessionID: sid, creator: creator, candidates: [trickled]).element, to: device)
+    }
+
+    /// Terminates our subscription's session (`success`); idempotent.
+    public func close(_ handle: RouterHandleID) async {
+        guard let publication = friendPublication, handle == Self.subscriptionHandle(publication.sid), publication.subscribed else { return }
+        friendPublication?.subscribed = false
+        if let device = friendDevice {
+            try? await client.set(JingleRequest(action: .sessionTerminate, sessionID: publication.sid, reason: JingleReason(.success)).element, to: device)
+        }
+    }
+
+    /// Terminates both sessions, sends XEP-0353 `finish`, and ends ``events``.
+    public func leave() async {
+        guard !ended else { return }
+        ended = true
+        proposeTask?.cancel()
+        if let device = friendDevice {
+            for sid in [publication?.sid, friendPublication?.sid].compactMap({ $0 }) {
+                try? await client.set(JingleRequest(action: .sessionTerminate, sessionID: sid, reason: JingleReason(.success)).element, to: device)
+            }
+            if let callID {
+                try? await client.sendMessage(JingleMessage(.finish, sessionID: callID, reason: JingleReason(.success)).element, to: device)
+            }
+        }
+        publication?.answerWaiter?.resume(returning: .failure(SignalingError(sessionLost: true, "publish: the call ended")))
+        publication = nil
+        friendPublication = nil
+        wakeOfferWaiters()
+        resolveDevice(nil)
+        incomingTask?.cancel()
+        await client.handleRequests(namespace: JingleNamespace.jingle) { _, _ in "service-unavailable" }
+        await client.handleMessages(namespace: JingleNamespace.jingleMessage) { _, _ in }
+        eventSink.finish()
+    }
+
+    /// Stored for the next publication; not sent (Jingle has no place for it yet).
+    public func describePublishedStream(_ description: String) async throws {}
+
+    /// Whether the friend's publication stands (its `session-initiate` came, no terminate since).
+    public func isPublishing(_ feed: FeedID) async throws -> Bool? {
+        feed.rawValue == friendDevice?.description ? friendPublication != nil : false
+    }
+
+    static func subscriptionHandle(_ sid: String) -> RouterHandleID { RouterHandleID("jingle-subscription-\(sid)") }
+
+    func requireFriendDevice(_ step: String) throws -> JID {
+        guard let friendDevice, !ended else { throw SignalingError(sessionLost: ended, "\(step): not in a call with \(friend)") }
+        return friendDevice
+    }
+}
