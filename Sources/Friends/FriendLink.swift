@@ -33,6 +33,9 @@ struct FriendLink: Sendable {
     /// When the last ICE restart started (manager time): one that got no answer within
     /// ``FriendManager/restartAnswerTimeout`` no longer blocks the next.
     var restartStarted: Duration = .zero
+    /// Waits ``FriendManager/disconnectionGrace`` after ICE went `disconnected`, then restarts
+    /// (initiator only); cancelled when ICE connects again by itself.
+    var disconnectionRestart: Task<Void, Never>?
 }
 
 /// Why the path tracker was told something (a lost path hints at a network change; a friend

@@ -192,9 +192,10 @@ extension FriendManager {
         case .connectionState(_, .failed):
             failed(friend, sid: link.sid, "ICE failed")
         case .iceConnectionState(_, .disconnected) where link.role == .initiator:
-            // The selected pair stopped answering (a network change on either side): new
-            // credentials and candidates on the same connection, before ICE gives up.
-            Task { await self.restartIce(friend, sid: link.sid) }
+            restartIfStillDisconnected(friend, sid: link.sid)
+        case .iceConnectionState(_, .connected), .iceConnectionState(_, .completed):
+            links[friend]?.disconnectionRestart?.cancel()
+            links[friend]?.disconnectionRestart = nil
         default:
             break
         }

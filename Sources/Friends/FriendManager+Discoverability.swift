@@ -1,4 +1,5 @@
 import Connectivity
+import FriendConnections
 
 /// The running discoverability: the machine, the prober, its timer and network watch.
 struct FriendDiscoverabilityRun: Sendable {
@@ -60,12 +61,14 @@ extension FriendManager {
     }
 
     /// Friend paths changed: losing every path to every friend starts a round at once (a
-    /// firewall changes no interface), and so does getting one back.
+    /// firewall changes no interface), and so does getting one back that proves a better level
+    /// than the adopted one (``FriendPathsWitness``).
     func pathsChanged(cause: FriendPathCause) {
-        let anyPath = tracker.connectedFriends.contains { !tracker.paths(of: $0).isEmpty }
-        defer { anyPathBefore = anyPath }
-        guard cause == .stats, anyPath != anyPathBefore else { return }
-        discoverabilityInput(anyPath ? .networkChanged : .mediaPathsLost)
+        let paths = tracker.connectedFriends.reduce(into: FriendConnectionPaths()) { $0.formUnion(tracker.paths(of: $1)) }
+        defer { pathsBefore = paths }
+        guard cause == .stats,
+              let input = FriendPathsWitness.input(before: pathsBefore, after: paths, adopted: discoverabilityRun?.machine.status) else { return }
+        discoverabilityInput(input)
     }
 
     /// Our network changed (an interface address the prober watches): probe again and restart

@@ -63,9 +63,9 @@ public actor FriendManager {
     /// Asks the XMPP server again for TURN credentials at half their lifetime.
     var credentialRefresh: Task<Void, Never>?
     var started = false
-    /// Whether some friend had a path since every path was last lost (their loss starts a
+    /// The paths of every friend together at the last change (losing them all starts a
     /// discoverability round, as a network change does).
-    var anyPathBefore = false
+    var pathsBefore: FriendConnectionPaths = []
 
     /// A manager for `client`'s friends on `engine`; nothing happens until ``start()``.
     public init(client: XMPPClient, engine: any MediaEngine, configuration: FriendManagerConfiguration = FriendManagerConfiguration()) {
