@@ -91,8 +91,17 @@ CALLSCOPE_REAL=1 timeout 120 swift test -Xswiftc -warnings-as-errors --filter Ji
 # A relayed call of two friends (docs/peer-to-peer.md, "Relayed calls"): Prosody + coturn, two
 # CallSessions over JingleCallSignaling (XEP-0353, one Jingle session per publication), each with
 # its headless Chromium; both publish and subscribe, video flows between the browsers, then one
-# leaves. Loopback, no namespace. 13.7 s and 13.8 s for the test in two runs, 15.2 s with swift test's start (2026-12-02).
+# leaves. Loopback, no namespace. 13.7 s and 13.8 s for the test in two runs, 15.2 s with swift test's start (2026-12-02);
+# 17.3-18.8 s in three later runs with both subscribers checked, on a machine running another suite.
 CALLSCOPE_REAL=1 timeout 90 swift test -Xswiftc -warnings-as-errors --filter RealRelayedCallTests
+# The same call across federated servers (docs/peer-to-peer.md, "Federation"): alice@a and bob@b on
+# two Prosody servers with s2s and dialback (a coturn each), XEP-0353 and Jingle through both
+# servers, video both ways. 16.2-19.0 s in three runs (20.8 s with swift test's start in one; 2026-12-02).
+CALLSCOPE_REAL=1 timeout 90 swift test -Xswiftc -warnings-as-errors --filter RealFederatedCallTests
+# `callscope call --xmpp` (docs/peer-to-peer.md): the built binary twice on a real Prosody, Bob
+# --answer, Alice --call, both --publish --duration 6 --format ndjson; both subscribers receive
+# video and each publisher's stats name the other. 19.6-21.6 s in five runs (2026-12-02).
+CALLSCOPE_REAL=1 timeout 90 swift test -Xswiftc -warnings-as-errors --filter RealCallCommandXMPPTests
 # Exports against real Prometheus + Pushgateway and the official OTLP protobuf, reports in
 # headless Chromium, analyze on every capture (docs/reports-and-exports.md), and a live call
 # scraped by Prometheus through --metrics-port (docs/live-calls.md). ~25 s + ~27 s, plus ~10 s
