@@ -25,6 +25,17 @@ struct FriendLink: Sendable {
     var channelOpen = false
     /// Reads the connection's stats.
     var reader = CandidatePairReader()
+    /// The last remote description's SDP: an ICE restart's remote description is made from it
+    /// with the new credentials.
+    var remoteSDP: String?
+    /// Our ICE restart offer went out and its answer has not come yet (initiator only).
+    var restartInFlight = false
+    /// When the last ICE restart started (manager time): one that got no answer within
+    /// ``FriendManager/restartAnswerTimeout`` no longer blocks the next.
+    var restartStarted: Duration = .zero
+    /// Waits ``FriendManager/disconnectionGrace`` after ICE went `disconnected`, then restarts
+    /// (initiator only); cancelled when ICE connects again by itself.
+    var disconnectionRestart: Task<Void, Never>?
 }
 
 /// Why the path tracker was told something (a lost path hints at a network change; a friend

@@ -30,9 +30,17 @@ extension FriendManager {
         case .roster(.friendRemoved(let jid)):
             perform(tracker.receive(.friendOffline(jid), now: now), cause: .presence)
         case .connected:
-            // A new or resumed stream usually follows a network change: measure again.
+            // A new or resumed stream usually follows a network change: measure again, and
+            // restart ICE on every connection (a request the responder sent while the stream
+            // was down is lost; a restart of a connection that still works costs a few packets).
+            streamRestored()
             discoverabilityInput(.networkChanged)
-        case .roster(.subscriptionRequest), .connectionLost, .disconnected, .droppedMessage:
+            restartIceOnEveryConnection()
+        case .connectionLost:
+            streamLost()
+        case .disconnected:
+            streamEnded()
+        case .roster(.subscriptionRequest), .droppedMessage:
             break
         }
     }
@@ -78,7 +86,7 @@ extension FriendManager {
     }
 
     /// Our description went out: the candidates gathered meanwhile follow it.
-    private func descriptionSent(_ friend: JID, sid: String) {
+    func descriptionSent(_ friend: JID, sid: String) {
         guard links[friend]?.sid == sid, let link = links[friend] else { return }
         links[friend]?.descriptionSent = true
         links[friend]?.pendingLocal = []
@@ -107,6 +115,7 @@ extension FriendManager {
             }
             do {
                 try await engine.setRemoteDescription(answer, on: pc)
+                if links[friend]?.sid == sid { links[friend]?.remoteSDP = answer.sdp }
                 remoteDescriptionSet(friend, sid: sid)
             } catch {
                 failed(friend, sid: sid, "answer: \(error)")
@@ -121,6 +130,14 @@ extension FriendManager {
             } else {
                 links[friend]?.pendingRemote += candidates
             }
+        case .iceRestart(let sid, let credentials):
+            await receiveIceRestart(credentials, sid: sid, from: sender)
+        case .iceRestartRequest(let sid):
+            guard let link = links[friend], link.sid == sid, link.role == .initiator else {
+                statistics.signalsRefused += 1
+                return
+            }
+            await restartIce(friend, sid: sid)
         case .terminate(let sid, let reason):
             guard links[friend]?.sid == sid else { return }
             // A friend who leaves or stops ends the session with `gone` or `success`: no failure.
@@ -146,6 +163,7 @@ extension FriendManager {
         do {
             guard let pc = try await makePeerConnection(for: friend, sid: sid) else { return }
             try await engine.setRemoteDescription(offer, on: pc)
+            if links[friend]?.sid == sid { links[friend]?.remoteSDP = offer.sdp }
             remoteDescriptionSet(friend, sid: sid)
             let answer = try await engine.createAnswer(on: pc)
             guard let signalling, links[friend]?.sid == sid else { return }
@@ -173,6 +191,11 @@ extension FriendManager {
             links[friend]?.channelOpen = true
         case .connectionState(_, .failed):
             failed(friend, sid: link.sid, "ICE failed")
+        case .iceConnectionState(_, .disconnected) where link.role == .initiator:
+            restartIfStillDisconnected(friend, sid: link.sid)
+        case .iceConnectionState(_, .connected), .iceConnectionState(_, .completed):
+            links[friend]?.disconnectionRestart?.cancel()
+            links[friend]?.disconnectionRestart = nil
         default:
             break
         }

@@ -1,9 +1,11 @@
 import Connectivity
+import FriendConnections
 
 /// The running discoverability: the machine, the prober, its timer and network watch.
 struct FriendDiscoverabilityRun: Sendable {
     var machine: DiscoverabilityStateMachine
-    let probing: any DiscoverabilityProbing
+    /// Replaced when the TURN credentials are refreshed (the machine and its level stay).
+    var probing: any DiscoverabilityProbing
     var timerTask: Task<Void, Never>?
     var changesTask: Task<Void, Never>?
 
@@ -25,7 +27,7 @@ extension FriendManager {
         discoverabilityRun = FriendDiscoverabilityRun(machine: machine, probing: probing)
         if let changes = probing.networkChanges() {
             discoverabilityRun?.changesTask = Task { [weak self] in
-                for await _ in changes { await self?.discoverabilityInput(.networkChanged) }
+                for await _ in changes { await self?.networkChanged() }
             }
         }
         discoverabilityInput(.start)
@@ -53,18 +55,63 @@ extension FriendManager {
                     await self?.discoverabilityInput(.timerFired)
                 }
             case .statusChanged(let status, let evidence):
-                discoverability = status
-                yield(.discoverabilityChanged(status, evidence))
+                if let reported = publication.measured(status, evidence) { report(reported) }
             }
         }
     }
 
     /// Friend paths changed: losing every path to every friend starts a round at once (a
-    /// firewall changes no interface), and so does getting one back.
+    /// firewall changes no interface), and so does getting one back that proves a better level
+    /// than the adopted one (``FriendPathsWitness``).
     func pathsChanged(cause: FriendPathCause) {
-        let anyPath = tracker.connectedFriends.contains { !tracker.paths(of: $0).isEmpty }
-        defer { anyPathBefore = anyPath }
-        guard cause == .stats, anyPath != anyPathBefore else { return }
-        discoverabilityInput(anyPath ? .networkChanged : .mediaPathsLost)
+        let paths = tracker.connectedFriends.reduce(into: FriendConnectionPaths()) { $0.formUnion(tracker.paths(of: $1)) }
+        defer { pathsBefore = paths }
+        guard cause == .stats,
+              let input = FriendPathsWitness.input(before: pathsBefore, after: paths, adopted: discoverabilityRun?.machine.status) else { return }
+        discoverabilityInput(input)
+    }
+
+    /// Our network changed (an interface address the prober watches): probe again and restart
+    /// ICE on the connections we offer.
+    func networkChanged() {
+        discoverabilityInput(.networkChanged)
+        restartIceOnEveryConnection()
+    }
+
+    func report(_ status: SelfConnectionStatus) {
+        discoverability = status
+        yield(.discoverabilityChanged(status, publication.streamDown ? DiscoverabilityEvidence(results: [], rounds: 0) : publication.evidence))
+    }
+
+    // MARK: The XMPP stream and discoverability
+
+    /// The stream dropped: the client reconnects by itself (0.2, 1, 2, 5 s, then every 10 s).
+    /// Still down after ``FriendManagerConfiguration/offlineAfterStreamLoss``, we are `offline`.
+    func streamLost() {
+        streamWatch?.cancel()
+        let delay = configuration.offlineAfterStreamLoss
+        streamWatch = Task { [weak self, clock] in
+            try? await clock.sleep(for: delay)
+            guard !Task.isCancelled else { return }
+            await self?.streamDownForGood()
+        }
+    }
+
+    /// The client gave up (credentials refused, or `disconnect()`): `offline` at once.
+    func streamEnded() {
+        streamWatch?.cancel()
+        streamWatch = nil
+        streamDownForGood()
+    }
+
+    func streamRestored() {
+        streamWatch?.cancel()
+        streamWatch = nil
+        if let reported = publication.stream(down: false) { report(reported) }
+    }
+
+    private func streamDownForGood() {
+        guard started else { return }
+        if let reported = publication.stream(down: true) { report(reported) }
     }
 }

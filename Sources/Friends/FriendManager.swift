@@ -55,10 +55,17 @@ public actor FriendManager {
     var owners: [PeerConnectionID: JID] = [:]
     var tasks: [Task<Void, Never>] = []
     var discoverabilityRun: FriendDiscoverabilityRun?
+    /// What is reported as ``discoverability``: the probes' level, or `offline` while the XMPP
+    /// stream is down for good.
+    var publication = DiscoverabilityPublication()
+    /// Waits ``FriendManagerConfiguration/offlineAfterStreamLoss`` after the stream dropped.
+    var streamWatch: Task<Void, Never>?
+    /// Asks the XMPP server again for TURN credentials at half their lifetime.
+    var credentialRefresh: Task<Void, Never>?
     var started = false
-    /// Whether some friend had a path since every path was last lost (their loss starts a
+    /// The paths of every friend together at the last change (losing them all starts a
     /// discoverability round, as a network change does).
-    var anyPathBefore = false
+    var pathsBefore: FriendConnectionPaths = []
 
     /// A manager for `client`'s friends on `engine`; nothing happens until ``start()``.
     public init(client: XMPPClient, engine: any MediaEngine, configuration: FriendManagerConfiguration = FriendManagerConfiguration()) {
@@ -100,6 +107,7 @@ public actor FriendManager {
         let rosterEvents = client.events()
         let engineEvents = engine.events
         startDiscoverability(configuration.makeProber(servers.probeConfiguration))
+        scheduleCredentialRefresh(servers)
         tasks.append(Task { [weak self] in
             for await (from, signal) in signals { await self?.receive(signal, from: from) }
         })
@@ -131,6 +139,10 @@ public actor FriendManager {
         await signalling?.stopIncoming()
         discoverabilityRun?.cancel()
         discoverabilityRun = nil
+        streamWatch?.cancel()
+        streamWatch = nil
+        credentialRefresh?.cancel()
+        credentialRefresh = nil
         for friend in tracker.connectedFriends {
             perform(tracker.receive(.friendOffline(friend), now: now), cause: .presence)
         }

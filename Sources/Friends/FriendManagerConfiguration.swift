@@ -22,6 +22,11 @@ public struct FriendManagerConfiguration: Sendable {
     public var iceTransportPolicy: PeerConnectionConfiguration.IceTransportPolicy
     /// The label of the friend connection's data channel.
     public var dataChannelLabel: String
+    /// How long the XMPP stream may stay down before we report `offline`: nobody can reach us
+    /// to set up a connection without it. 10 s is past the client's first four reconnection
+    /// attempts (0.2 + 1 + 2 + 5 s) and within the 10 s in which a discoverability change must
+    /// be reported; a stream that resumes sooner (XEP-0198, 0.1 s measured) never shows.
+    public var offlineAfterStreamLoss: Duration
     /// Makes the discoverability prober from the STUN/TURN servers the XMPP server announced;
     /// by default ``DiscoverabilityProber`` (POSIX sockets, network changes from the interface
     /// addresses).
@@ -34,6 +39,7 @@ public struct FriendManagerConfiguration: Sendable {
     public init(statsInterval: Duration = .milliseconds(500), pathLiveness: Duration = .seconds(2), backupPathLiveness: Duration = .seconds(8),
                 discoverabilityInterval: Duration = .seconds(4), confirmationRounds: Int = 2,
                 iceTransportPolicy: PeerConnectionConfiguration.IceTransportPolicy = .all, dataChannelLabel: String = "callscope-friend",
+                offlineAfterStreamLoss: Duration = .seconds(10),
                 makeProber: @escaping @Sendable (DiscoverabilityProbeConfiguration) -> any DiscoverabilityProbing = { DiscoverabilityProber(configuration: $0) }) {
         self.statsInterval = statsInterval
         self.pathLiveness = pathLiveness
@@ -42,6 +48,7 @@ public struct FriendManagerConfiguration: Sendable {
         self.confirmationRounds = confirmationRounds
         self.iceTransportPolicy = iceTransportPolicy
         self.dataChannelLabel = dataChannelLabel
+        self.offlineAfterStreamLoss = offlineAfterStreamLoss
         self.makeProber = makeProber
     }
 }

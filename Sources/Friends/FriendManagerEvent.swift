@@ -26,4 +26,9 @@ public struct FriendManagerStatistics: Hashable, Sendable {
     /// Friend connections that failed or that the friend ended other than by leaving (each also reported as
     /// ``FriendManagerEvent/connectionFailed(_:reason:)``).
     public var connectionsFailed = 0
+    /// ICE restarts of friend connections: offers with new credentials (as the initiator) and
+    /// answers to them (as the responder).
+    public var iceRestarts = 0
+    /// Times the XMPP server handed out TURN credentials again before they expired (XEP-0215).
+    public var credentialRefreshes = 0
 }

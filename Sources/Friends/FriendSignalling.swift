@@ -1,4 +1,5 @@
 import Calls
+import FriendConnections
 import XMPP
 
 /// One signalling message of a friend connection's session `sid` (Jingle: `session-initiate`,
@@ -12,11 +13,19 @@ enum FriendSignal: Hashable, Sendable {
     case candidates(sid: String, [IceCandidate])
     /// The session ends.
     case terminate(sid: String, reason: String)
+    /// An ICE restart: the sender's new ICE credentials (a `transport-info` whose transports
+    /// carry a new `ufrag` and `pwd` and no candidates, XEP-0176). From the initiator it is the
+    /// restart's offer; the responder answers with its own.
+    case iceRestart(sid: String, [IceRestartDescription.Credentials])
+    /// The responder asks the initiator to restart ICE (its own network changed; only the
+    /// initiator restarts, so two restarts never cross): a `session-info` whose payload is
+    /// `<restart-ice xmlns='urn:callscope:jingle:friend:0'/>`.
+    case iceRestartRequest(sid: String)
 
     /// The session the message belongs to.
     var sid: String {
         switch self {
-        case .offer(let sid, _), .answer(let sid, _), .candidates(let sid, _), .terminate(let sid, _): sid
+        case .offer(let sid, _), .answer(let sid, _), .candidates(let sid, _), .terminate(let sid, _), .iceRestart(let sid, _), .iceRestartRequest(let sid): sid
         }
     }
 }

@@ -1,4 +1,5 @@
 import Calls
+import FriendConnections
 import Jingle
 import XMPP
 
@@ -22,6 +23,16 @@ struct JingleFriendSignalCodec: FriendSignalCodec {
                 try JingleTrickleCandidate(sdpCandidate: candidate.candidate, sdpMid: candidate.sdpMid ?? "0")
             }
             return JingleRequest.transportInfo(sessionID: sid, candidates: trickled).element
+        case .iceRestart(let sid, let credentials):
+            let contents = credentials.map {
+                JingleContent(creator: .initiator, name: $0.contentName, application: nil,
+                              transport: JingleICETransport(usernameFragment: $0.usernameFragment, password: $0.password))
+            }
+            return JingleRequest(action: .transportInfo, sessionID: sid, session: JingleSession(contents: contents)).element
+        case .iceRestartRequest(let sid):
+            var element = JingleRequest(action: .sessionInfo, sessionID: sid).element
+            element.children.append(XMPPElement(Self.restartRequestName, namespace: Self.friendNamespace))
+            return element
         case .terminate(let sid, let reason):
             return JingleRequest(action: .sessionTerminate, sessionID: sid, reason: JingleReason(JingleReason.Condition(rawValue: reason))).element
         }
@@ -35,9 +46,20 @@ struct JingleFriendSignalCodec: FriendSignalCodec {
                 return .success(.offer(sid: request.sessionID, SessionDescription(kind: .offer, sdp: try request.session.sdp(writtenBy: .initiator))))
             case .sessionAccept:
                 return .success(.answer(sid: request.sessionID, SessionDescription(kind: .answer, sdp: try request.session.sdp(writtenBy: .responder))))
+            case .transportInfo where Self.isIceRestart(request):
+                let credentials = request.session.contents.compactMap { content in
+                    content.transport.flatMap { transport in
+                        transport.usernameFragment.flatMap { fragment in
+                            transport.password.map { IceRestartDescription.Credentials(contentName: content.name, usernameFragment: fragment, password: $0) }
+                        }
+                    }
+                }
+                return .success(.iceRestart(sid: request.sessionID, credentials))
             case .transportInfo:
                 let candidates = request.trickleCandidates.map { IceCandidate(candidate: $0.sdpCandidate, sdpMid: $0.contentName, sdpMLineIndex: nil) }
                 return .success(.candidates(sid: request.sessionID, candidates))
+            case .sessionInfo where payload.children.contains(where: { $0.name == Self.restartRequestName && $0.namespace == Self.friendNamespace }):
+                return .success(.iceRestartRequest(sid: request.sessionID))
             case .sessionTerminate:
                 return .success(.terminate(sid: request.sessionID, reason: request.reason?.condition.rawValue ?? "success"))
             default:
@@ -46,6 +68,19 @@ struct JingleFriendSignalCodec: FriendSignalCodec {
             }
         } catch {
             return .failure(FriendSignalRefusal(condition: "bad-request"))
+        }
+    }
+
+    /// Our own session-info payloads (XEP-0166 lets an application define them).
+    static let friendNamespace = "urn:callscope:jingle:friend:0"
+    static let restartRequestName = "restart-ice"
+
+    /// A transport-info whose every transport has new credentials (a password: trickled
+    /// candidates carry at most the ufrag) and no candidate is an ICE restart.
+    static func isIceRestart(_ request: JingleRequest) -> Bool {
+        !request.session.contents.isEmpty && request.session.contents.allSatisfy { content in
+            guard let transport = content.transport else { return false }
+            return transport.password != nil && transport.usernameFragment != nil && transport.candidates.isEmpty
         }
     }
 }
