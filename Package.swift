@@ -67,6 +67,8 @@ let package = Package(
         .executableTarget(name: "callscope", dependencies: ["CallScopeCore", "RTCStats", "Observability", "CallScopeReplay", "CallScopeExport", "VideoFrames", "VideoFramesReference", "Connectivity", "ConnectivityProbe", "Calls", "CallsJanus", "CallsChromium", "XMPP", "XMPPClient", "FriendConnections", "Friends", "CallsJingle"]),
         // libFuzzer targets for every reader (Scripts/fuzz.sh builds it with -sanitize=fuzzer,address).
         .executableTarget(name: "CallScopeFuzz", dependencies: ["RTCStats", "Observability", "VideoFrames", "XMPP", "Jingle"]),
+        // A scripted in-memory XMPP server for the unit tests of the XMPP client and its users.
+        .target(name: "XMPPTesting", dependencies: ["CallScopeCore", "XMPP", "XMPPClient"]),
         .target(
             name: "CallScopeTestSupport",
             dependencies: ["RTCStats", "Observability"],
@@ -85,11 +87,11 @@ let package = Package(
         .testTarget(name: "CallScopeExportTests", dependencies: ["CallScopeExport", "Observability", "RTCStats"]),
         .testTarget(name: "VideoFramesTests", dependencies: ["VideoFrames", "VideoFramesReference", "RTCStats", "CallScopeTestSupport"]),
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "ConnectivityProbe", "CallScopeTestSupport"]),
-        .testTarget(name: "XMPPTests", dependencies: ["XMPP", "XMPPClient", "Connectivity"]),
+        .testTarget(name: "XMPPTests", dependencies: ["XMPP", "XMPPClient", "XMPPTesting", "Connectivity"]),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),
         .testTarget(name: "FriendConnectionsTests", dependencies: ["FriendConnections", "XMPP", "RTCStats"]),
-        .testTarget(name: "FriendsTests", dependencies: ["Friends", "Jingle", "Calls", "CallScopeCore", "CallScopeTesting", "Connectivity", "FriendConnections", "Observability", "RTCStats", "XMPP", "XMPPClient"]),
-        .testTarget(name: "CallsJingleTests", dependencies: ["CallsJingle", "Calls", "CallScopeCore", "Jingle", "XMPP", "XMPPClient"]),
+        .testTarget(name: "FriendsTests", dependencies: ["Friends", "Jingle", "Calls", "CallScopeCore", "CallScopeTesting", "Connectivity", "FriendConnections", "Observability", "RTCStats", "XMPP", "XMPPClient", "XMPPTesting"]),
+        .testTarget(name: "CallsJingleTests", dependencies: ["CallsJingle", "Calls", "CallScopeCore", "Jingle", "XMPP", "XMPPClient", "XMPPTesting"]),
         .testTarget(name: "JingleTests", dependencies: ["Jingle", "XMPP"], resources: [.copy("Fixtures")]),
         // The Jingle <-> SDP mapping between two real Chromium peer connections (CALLSCOPE_REAL=1).
         .testTarget(name: "JingleRealTests", dependencies: ["Jingle", "XMPP"]),

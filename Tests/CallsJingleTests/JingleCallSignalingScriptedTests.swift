@@ -6,6 +6,7 @@ import Jingle
 import Testing
 import XMPP
 import XMPPClient
+import XMPPTesting
 
 /// `JingleCallSignaling` on the callee's side against a scripted XMPP server: Alice's device
 /// proposes (XEP-0353), publishes with Chromium's audio/video offer (a Jingle session-initiate
@@ -18,48 +19,10 @@ import XMPPClient
     static let aliceDevice = "alice@example.org/phone"
 
     /// PLAIN login, an empty roster; every IQ set to Alice's device is acknowledged by her.
-    final class Server: XMPPTransport, @unchecked Sendable {
-        // @unchecked: all mutable state is inside `state`.
-        private let state = Locked<(continuation: AsyncStream<XMPPTransportEvent>.Continuation?, sent: [String])>((nil, []))
-
-        func connect(timeout: Duration) async throws(XMPPError) -> AsyncStream<XMPPTransportEvent> {
-            let (stream, continuation) = AsyncStream<XMPPTransportEvent>.makeStream()
-            state.withLock { $0.continuation = continuation }
-            return stream
-        }
-
-        func send(_ text: String) async throws(XMPPError) {
-            state.withLock { $0.sent.append(text) }
-            let element = try XMPPElementReader.read(Array(text.utf8))
-            let id = element.attributes["id"] ?? ""
-            switch element.name {
-            case "open":
-                let authenticated = sent.contains { $0.contains("mechanism=\"PLAIN\"") }
-                deliver("<open xmlns='urn:ietf:params:xml:ns:xmpp-framing' version='1.0' from='example.org' id='1'/>")
-                deliver(authenticated
-                    ? "<stream:features xmlns:stream='http://etherx.jabber.org/streams'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'/></stream:features>"
-                    : "<stream:features xmlns:stream='http://etherx.jabber.org/streams'><mechanisms xmlns='urn:ietf:params:xml:ns:xmpp-sasl'><mechanism>PLAIN</mechanism></mechanisms></stream:features>")
-            case "auth":
-                deliver("<success xmlns='urn:ietf:params:xml:ns:xmpp-sasl'/>")
-            case "iq" where element.child("bind", namespace: XMPPNamespace.bind) != nil:
-                deliver("<iq xmlns='jabber:client' type='result' id='bind'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><jid>me@example.org/r</jid></bind></iq>")
-            case "iq" where element.child("query", namespace: XMPPNamespace.roster) != nil:
-                deliver("<iq xmlns='jabber:client' type='result' id='\(id)'><query xmlns='jabber:iq:roster'/></iq>")
-            case "iq" where element.attributes["type"] == "set" && element.attributes["to"] == JingleCallSignalingScriptedTests.aliceDevice:
-                deliver("<iq xmlns='jabber:client' type='result' id='\(id)' from='\(JingleCallSignalingScriptedTests.aliceDevice)'/>")
-            default:
-                break
-            }
-        }
-
-        var sent: [String] { state.withLock { $0.sent } }
-        func deliver(_ text: String) { _ = state.withLock { $0.continuation }?.yield(.message(Array(text.utf8))) }
-        func close() async { end(nil) }
-        func abort() { end(XMPPError(.transport, "aborted")) }
-        func end(_ error: XMPPError?) {
-            let continuation = state.withLock { $0.continuation }
-            continuation?.yield(.closed(error))
-            continuation?.finish()
+    static func server() -> ScriptedXMPPServer {
+        ScriptedXMPPServer { element, server in
+            guard element.name == "iq", element.attributes["type"] == "set", element.attributes["to"] == aliceDevice else { return }
+            server.deliver("<iq xmlns='jabber:client' type='result' id='\(element.attributes["id"] ?? "")' from='\(aliceDevice)'/>")
         }
     }
 
@@ -82,7 +45,7 @@ import XMPPClient
 
     @Test func calleeProceedsSubscribesPublishesAndSeesTheFriendLeave() async throws {
         let offer = try fixture("chromium-audio-video-offer.sdp"), answer = try fixture("chromium-audio-video-answer.sdp")
-        let server = Server()
+        let server = Self.server()
         let client = XMPPClient(
             account: XMPPAccount(jid: JID("me@example.org")!, password: "pw", resource: "r", webSocketURL: URL(string: "ws://127.0.0.1:1/x")!, allowsPlainAuthentication: true),
             configuration: XMPPClientConfiguration(pingInterval: .seconds(3600)), transport: { _ in server })

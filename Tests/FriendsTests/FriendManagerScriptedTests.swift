@@ -10,6 +10,7 @@ import RTCStats
 import Testing
 @testable import XMPP
 @testable import XMPPClient
+import XMPPTesting
 
 /// The friend manager against a scripted XMPP server and a fake engine (answers from Chromium's
 /// data-channel fixtures): the responder's side of a friend connection, from Bob's Jingle
@@ -19,52 +20,16 @@ import Testing
         .appendingPathComponent("JingleTests/Fixtures")
 
     /// The server: PLAIN login, a roster with bob (mutual), XEP-0215 with one STUN and one TURN/TCP.
-    final class Server: XMPPTransport, @unchecked Sendable {
-        // @unchecked: all mutable state is inside `state`.
-        private let state = Locked<(continuation: AsyncStream<XMPPTransportEvent>.Continuation?, sent: [String])>((nil, []))
-
-        func connect(timeout: Duration) async throws(XMPPError) -> AsyncStream<XMPPTransportEvent> {
-            let (stream, continuation) = AsyncStream<XMPPTransportEvent>.makeStream()
-            state.withLock { $0.continuation = continuation }
-            return stream
-        }
-
-        func send(_ text: String) async throws(XMPPError) {
-            state.withLock { $0.sent.append(text) }
-            let element = try XMPPElementReader.read(Array(text.utf8))
+    static func server() -> ScriptedXMPPServer {
+        ScriptedXMPPServer(roster: ["bob@example.org"]) { element, server in
             let id = element.attributes["id"] ?? ""
-            switch element.name {
-            case "open":
-                let authenticated = sent.contains { $0.contains("mechanism=\"PLAIN\"") }
-                deliver("<open xmlns='urn:ietf:params:xml:ns:xmpp-framing' version='1.0' from='example.org' id='1'/>")
-                deliver(authenticated
-                    ? "<stream:features xmlns:stream='http://etherx.jabber.org/streams'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'/></stream:features>"
-                    : "<stream:features xmlns:stream='http://etherx.jabber.org/streams'><mechanisms xmlns='urn:ietf:params:xml:ns:xmpp-sasl'><mechanism>PLAIN</mechanism></mechanisms></stream:features>")
-            case "auth":
-                deliver("<success xmlns='urn:ietf:params:xml:ns:xmpp-sasl'/>")
-            case "iq" where element.child("bind", namespace: XMPPNamespace.bind) != nil:
-                deliver("<iq xmlns='jabber:client' type='result' id='bind'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><jid>me@example.org/r</jid></bind></iq>")
-            case "iq" where element.child("query", namespace: XMPPNamespace.roster) != nil:
-                deliver("<iq xmlns='jabber:client' type='result' id='\(id)'><query xmlns='jabber:iq:roster'><item jid='bob@example.org' subscription='both'/></query></iq>")
-            case "iq" where element.child("services", namespace: XMPPNamespace.externalServices) != nil:
-                deliver("<iq xmlns='jabber:client' type='result' id='\(id)' from='example.org'><services xmlns='urn:xmpp:extdisco:2'>"
-                        + "<service type='stun' host='192.0.2.9' port='3478' transport='udp'/>"
-                        + "<service type='turn' host='192.0.2.9' port='3478' transport='tcp' username='1700000000' password='secret'/></services></iq>")
-            case "iq" where element.attributes["type"] == "set" && element.attributes["to"] == "bob@example.org/laptop":
-                deliver("<iq xmlns='jabber:client' type='result' id='\(id)' from='bob@example.org/laptop'/>")   // bob acknowledges
-            default:
-                break
+            if element.name == "iq", element.child("services", namespace: XMPPNamespace.externalServices) != nil {
+                server.deliver("<iq xmlns='jabber:client' type='result' id='\(id)' from='example.org'><services xmlns='urn:xmpp:extdisco:2'>"
+                               + "<service type='stun' host='192.0.2.9' port='3478' transport='udp'/>"
+                               + "<service type='turn' host='192.0.2.9' port='3478' transport='tcp' username='1700000000' password='secret'/></services></iq>")
+            } else if element.name == "iq", element.attributes["type"] == "set", element.attributes["to"] == "bob@example.org/laptop" {
+                server.deliver("<iq xmlns='jabber:client' type='result' id='\(id)' from='bob@example.org/laptop'/>")   // bob acknowledges
             }
-        }
-
-        var sent: [String] { state.withLock { $0.sent } }
-        func deliver(_ text: String) { _ = state.withLock { $0.continuation }?.yield(.message(Array(text.utf8))) }
-        func close() async { end(nil) }
-        func abort() { end(XMPPError(.transport, "aborted")) }
-        func end(_ error: XMPPError?) {
-            let continuation = state.withLock { $0.continuation }
-            continuation?.yield(.closed(error))
-            continuation?.finish()
         }
     }
 
@@ -111,7 +76,7 @@ import Testing
     @Test func responderAnswersTricklesAndReportsPaths() async throws {
         let offer = try String(contentsOf: Self.fixtures.appendingPathComponent("chromium-datachannel-offer.sdp"), encoding: .utf8)
         let answer = try String(contentsOf: Self.fixtures.appendingPathComponent("chromium-datachannel-answer.sdp"), encoding: .utf8)
-        let server = Server()
+        let server = Self.server()
         let client = XMPPClient(
             account: XMPPAccount(jid: JID("me@example.org")!, password: "pw", resource: "r", webSocketURL: URL(string: "ws://127.0.0.1:1/x")!, allowsPlainAuthentication: true),
             configuration: XMPPClientConfiguration(pingInterval: .seconds(3600)), transport: { _ in server })

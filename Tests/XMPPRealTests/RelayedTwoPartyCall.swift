@@ -129,11 +129,38 @@ struct RelayedTwoPartyCall {
             #expect(videos.last?.map(\.connectionId) == [peer], "\(name)'s video array: one element for \(peer)")
         }
 
-        // What bob's subscriber says of the publisher's side (logged, not asserted: a relayed
-        // subscriber's remote transport from its own RTCP is not built; docs/peer-to-peer.md).
-        let subscriberLinks = bobStats.all.compactMap { if case .subscriberMediaLinkStatsUpdated(let link) = $0.event { link } else { nil } }
-        if let link = subscriberLinks.last {
-            log("bob's subscriber link: own \(link.transport.networkCondition) (\(link.transport.networkConditionReason)), remote publisher \(link.remotePublisherTransport.networkCondition), source \(link.networkDegradationSource)")
+        try await checkRemoteSide(bobStats: bobStats, alicePublisherStats: alicePublisherStats)
+    }
+
+    /// Bob's subscriber takes alice's side from its own link: her send rate from her RTCP
+    /// sender reports, checked against her publisher's own bytes sent (video + audio, over its
+    /// last two seconds), and a clean loopback link is degraded on neither side.
+    private func checkRemoteSide(bobStats: RelayedCallRecorder<StatsCallback>, alicePublisherStats: RelayedCallRecorder<StatsCallback>) async throws {
+        func subscriberLinks() -> [SubscriberMediaLinkStats] {
+            bobStats.all.compactMap { if case .subscriberMediaLinkStatsUpdated(let link) = $0.event { link } else { nil } }
+        }
+        _ = await bobStats.wait(.seconds(10)) { _ in
+            subscriberLinks().last.map { $0.remotePublisherTransport.networkCondition != .unknown && $0.remotePublisherTransport.connectionEstimatedBandwidth > 0 } ?? false
+        }
+        let link = try #require(subscriberLinks().last, "bob's subscriber reports its link")
+        let remote = link.remotePublisherTransport
+        log("bob's subscriber link: own \(link.transport.networkCondition) (\(link.transport.networkConditionReason)), alice's side \(remote.networkCondition) at \(Int(remote.connectionEstimatedBandwidth)) bps, source \(link.networkDegradationSource)")
+        #expect(remote.networkCondition != .unknown && !remote.networkCondition.isDegraded, "alice's side is known and healthy: \(remote)")
+        #expect(link.networkDegradationSource == .none)
+        let sent = alicePublisherStats.all.compactMap { callback -> (time: Double, bytes: Double)? in
+            guard case .publisherVideoNetworkStatsUpdated(let videos) = callback.event, let video = videos.first else { return nil }
+            let audio = alicePublisherStats.all.last { if case .publisherAudioNetworkStatsUpdated(let audios) = $0.event { audios.first?.timestamp ?? 0 <= video.timestamp } else { false } }
+            guard case .publisherAudioNetworkStatsUpdated(let audios)? = audio?.event else { return nil }
+            return (video.timestamp, Double(video.videoBytesSent + (audios.first?.audioBytesSent ?? 0)))
+        }
+        if sent.count >= 3, let last = sent.last {
+            let earlier = sent[sent.count - 3]
+            let aliceRate = (last.bytes - earlier.bytes) * 8 * 1000 / (last.time - earlier.time)
+            log("alice's publisher sent \(Int(aliceRate)) bps; bob's subscriber reads \(Int(remote.connectionEstimatedBandwidth)) bps from her sender reports")
+            #expect(remote.connectionEstimatedBandwidth > aliceRate / 2 && remote.connectionEstimatedBandwidth < aliceRate * 2,
+                    "the send rate from alice's sender reports (\(remote.connectionEstimatedBandwidth)) is within a factor 2 of what her publisher sent (\(aliceRate))")
+        } else {
+            Issue.record("alice's publisher reported \(sent.count) samples with video and audio")
         }
     }
 

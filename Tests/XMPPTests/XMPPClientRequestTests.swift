@@ -3,13 +3,12 @@ import Foundation
 import Testing
 @testable import XMPP
 @testable import XMPPClient
+import XMPPTesting
 
 /// The client's IQ hooks for protocols built on it (Jingle for friend connections), against the
 /// scripted server: incoming IQs routed by payload namespace and answered as the handler says,
 /// others refused; outgoing IQ sets waited for; a contact's available resources.
 @Suite struct XMPPClientRequestTests {
-    typealias Connection = XMPPClientScriptedServerTests.ScriptedConnection
-
     private func waitUntil(_ condition: () -> Bool) async -> Bool {
         for _ in 0..<500 {
             if condition() { return true }
@@ -18,13 +17,13 @@ import Testing
         return false
     }
 
-    private func connectedClient() async throws -> (XMPPClient, Connection) {
-        let connections = Locked<[Connection]>([])
+    private func connectedClient() async throws -> (XMPPClient, ScriptedXMPPServer) {
+        let connections = Locked<[ScriptedXMPPServer]>([])
         let client = XMPPClient(
             account: XMPPAccount(jid: JID("me@example.org")!, password: "pw", resource: "r", webSocketURL: URL(string: "ws://127.0.0.1:1/x")!, allowsPlainAuthentication: true),
             configuration: XMPPClientConfiguration(pingInterval: .seconds(3600), reconnectionDelays: [.milliseconds(10)]),
             transport: { _ in
-                let connection = Connection()
+                let connection = ScriptedXMPPServer(roster: ["bob@example.org"])
                 connections.withLock { $0.append(connection) }
                 return connection
             })

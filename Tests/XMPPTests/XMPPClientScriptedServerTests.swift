@@ -3,54 +3,12 @@ import Foundation
 import Testing
 @testable import XMPP
 @testable import XMPPClient
+import XMPPTesting
 
 /// The client against a scripted in-memory server (PLAIN, no XEP-0198): hostile messages on an
 /// established stream are dropped and counted while the session goes on; a lost connection is
 /// re-established by the client itself with a fresh login.
 @Suite struct XMPPClientScriptedServerTests {
-    /// One connection of the scripted server: answers the login, records what the client sent.
-    final class ScriptedConnection: XMPPTransport, @unchecked Sendable {
-        // @unchecked: all mutable state is inside `state`.
-        private let state = Locked<(continuation: AsyncStream<XMPPTransportEvent>.Continuation?, sent: [String])>((nil, []))
-
-        func connect(timeout: Duration) async throws(XMPPError) -> AsyncStream<XMPPTransportEvent> {
-            let (stream, continuation) = AsyncStream<XMPPTransportEvent>.makeStream()
-            state.withLock { $0.continuation = continuation }
-            return stream
-        }
-
-        func send(_ text: String) async throws(XMPPError) {
-            state.withLock { $0.sent.append(text) }
-            let element = try XMPPElementReader.read(Array(text.utf8))
-            switch element.name {
-            case "open":
-                let authenticated = sent.contains { $0.contains("mechanism=\"PLAIN\"") }
-                deliver("<open xmlns='urn:ietf:params:xml:ns:xmpp-framing' version='1.0' from='example.org' id='1'/>")
-                deliver(authenticated
-                    ? "<stream:features xmlns:stream='http://etherx.jabber.org/streams'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'/></stream:features>"
-                    : "<stream:features xmlns:stream='http://etherx.jabber.org/streams'><mechanisms xmlns='urn:ietf:params:xml:ns:xmpp-sasl'><mechanism>PLAIN</mechanism></mechanisms></stream:features>")
-            case "auth":
-                deliver("<success xmlns='urn:ietf:params:xml:ns:xmpp-sasl'/>")
-            case "iq" where element.child("bind", namespace: XMPPNamespace.bind) != nil:
-                deliver("<iq xmlns='jabber:client' type='result' id='bind'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><jid>me@example.org/r</jid></bind></iq>")
-            case "iq" where element.child("query", namespace: XMPPNamespace.roster) != nil:
-                deliver("<iq xmlns='jabber:client' type='result' id='\(element.attributes["id"] ?? "")'><query xmlns='jabber:iq:roster'><item jid='bob@example.org' subscription='both'/></query></iq>")
-            default:
-                break
-            }
-        }
-
-        var sent: [String] { state.withLock { $0.sent } }
-        func deliver(_ text: String) { deliver(bytes: Array(text.utf8)) }
-        func deliver(bytes: [UInt8]) { _ = state.withLock { $0.continuation }?.yield(.message(bytes)) }
-        func close() async { end(nil) }
-        func abort() { end(XMPPError(.transport, "aborted")) }
-        func end(_ error: XMPPError?) {
-            let continuation = state.withLock { $0.continuation }
-            continuation?.yield(.closed(error))
-            continuation?.finish()
-        }
-    }
 
     private func waitFor(_ log: Locked<[XMPPClientEvent]>, _ predicate: (XMPPClientEvent) -> Bool) async -> Bool {
         await waitUntil { log.withLock { $0.contains(where: predicate) } }
@@ -66,12 +24,12 @@ import Testing
     }
 
     @Test func hostileMessagesAreCountedAndReconnectionLogsInAgain() async throws {
-        let connections = Locked<[ScriptedConnection]>([])
+        let connections = Locked<[ScriptedXMPPServer]>([])
         let client = XMPPClient(
             account: XMPPAccount(jid: JID("me@example.org")!, password: "pw", resource: "r", webSocketURL: URL(string: "ws://127.0.0.1:1/x")!, allowsPlainAuthentication: true),
             configuration: XMPPClientConfiguration(pingInterval: .seconds(3600), reconnectionDelays: [.milliseconds(10)]),
             transport: { _ in
-                let connection = ScriptedConnection()
+                let connection = ScriptedXMPPServer(roster: ["bob@example.org"])
                 connections.withLock { $0.append(connection) }
                 return connection
             })
@@ -114,12 +72,12 @@ import Testing
     }
 
     @Test func aBouncedFriendRequestIsSaidAndCounted() async throws {
-        let connection = Locked<ScriptedConnection?>(nil)
+        let connection = Locked<ScriptedXMPPServer?>(nil)
         let client = XMPPClient(
             account: XMPPAccount(jid: JID("me@example.org")!, password: "pw", resource: "r", webSocketURL: URL(string: "ws://127.0.0.1:1/x")!, allowsPlainAuthentication: true),
             configuration: XMPPClientConfiguration(pingInterval: .seconds(3600), reconnectionDelays: [.milliseconds(10)]),
             transport: { _ in
-                let scripted = ScriptedConnection()
+                let scripted = ScriptedXMPPServer(roster: ["bob@example.org"])
                 connection.withLock { $0 = scripted }
                 return scripted
             })

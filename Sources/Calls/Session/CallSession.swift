@@ -24,6 +24,8 @@ public actor CallSession {
     /// Checks whether dropped streams still publish (``reofferIfStillPublished(_:)``).
     var reofferTasks: [Task<Void, Never>] = []
     var discoverabilityRun: DiscoverabilityRun?
+    /// Relayed calls: the links this device receives on, shared by its subscribers' monitors.
+    let relayedLinks = RelayedLinkBoard()
 
     /// Creates a session; nothing happens until ``connect(display:)``.
     /// - Parameters:

@@ -49,6 +49,7 @@ final class SubscriptionController {
         session.trickle.expect(pc)
         let engine = session.engine
         subscriber.statsMonitor.setFreshReportSource { (try? await engine.stats(of: pc)).map { (pc, $0) } }
+        if session.signaling is any RelayedSignaling { subscriber.statsMonitor.shareRelayedLinks(on: session.relayedLinks) }
         adaptation.restart(videoMid: SubscriberAdaptation.videoMid(in: offer.offer))
         audio = AudioSection(mid: SubscriberAdaptation.mid(of: "audio", in: offer.offer))
         await connection.feed(.peerConnectionStarted(pc, offer.handle), in: session)

@@ -15,6 +15,8 @@ public final class SubscriberStatsMonitor: @unchecked Sendable {
     var pathWatch = ConnectionPathWatch()
     /// Where a fresh report comes from while a call samples this stream (under `core`'s lock).
     private var freshReports: FreshReportSource?
+    /// Relayed: the links of the device's other subscribed streams (under `core`'s lock).
+    private var relayedLinks: RelayedLinkBoard?
     /// The latest video and audio stats delivered, for the condition change's other form.
     private let conditionChangeStats = Locked(ConditionChangeStats())
     static let endpoint = EndpointID("subscriber")
@@ -66,7 +68,15 @@ public final class SubscriberStatsMonitor: @unchecked Sendable {
             rawReport = report
             guard listening || whenUnheard else { return [] }
             let sample = StatsSample(time: report.timestamp ?? 0, peer: Self.endpoint.rawValue, peerConnection: peerConnection.rawValue, report: report)
-            return engine.ingest(sample, streams: [binding]).filter { $0.stream == binding.stream }
+            guard let board = relayedLinks else { return engine.ingest(sample, streams: [binding]).filter { $0.stream == binding.stream } }
+            for (other, link) in board.links(except: peerConnection.rawValue) {
+                engine.noteRelayedLink(condition: link.condition, reason: link.reason, endpoint: Self.endpoint, peerConnection: other, at: link.time)
+            }
+            let callbacks = engine.ingest(sample, streams: [binding]).filter { $0.stream == binding.stream }
+            if let own = engine.relayedLink(endpoint: Self.endpoint, peerConnection: peerConnection.rawValue) {
+                board.post(.init(condition: own.condition, reason: own.reason, time: own.time), peerConnection: peerConnection.rawValue)
+            }
+            return callbacks
         }, dispatch: { delegate, callback in
             callback.deliver(to: .subscriber(delegate, self))
             if let change = conditionChangeStats.withLock({ $0.note(callback.event) }) {
@@ -90,6 +100,17 @@ public final class SubscriberStatsMonitor: @unchecked Sendable {
             let report = rtcStatsReport()
             let delegate = rtcStatsReportDelegate
             queue.async { delegate?.subscriber(self, rtcStatsReport: report) }
+        }
+    }
+
+    /// Makes this stream relayed (its publisher sends to this device directly): the
+    /// publisher's side (``SubscriberStats/remotePublisherTransport``) comes from the
+    /// connection's own RTCP (the publisher's sender reports give its send rate) and from the
+    /// device's other relayed links on `board`, which this monitor joins.
+    package func shareRelayedLinks(on board: RelayedLinkBoard) {
+        core.withEngine { engine in
+            engine.receiveRelayed(endpoint: Self.endpoint)
+            relayedLinks = board
         }
     }
 

@@ -19,11 +19,14 @@ public struct CallStatsEngine: Sendable {
     var receiving: SubscriberSide
     private var droppedSamples = DroppedValues()
 
-    /// Creates an engine; `sessionModes` names the endpoints whose publishers are relayed
-    /// (default: routed).
+    /// Creates an engine; `sessionModes` names the endpoints whose sessions are relayed
+    /// (default: routed). A relayed endpoint's publisher has one link per subscriber, and the
+    /// publisher's side of each stream it receives comes from that link's own RTCP
+    /// (docs/peer-to-peer.md).
     public init(configuration: StatsEngineConfiguration = .init(), sessionModes: [EndpointID: SessionMode] = [:]) {
         publishing = PublisherSide(configuration: configuration, modes: sessionModes)
         receiving = SubscriberSide(configuration: configuration)
+        for (endpoint, mode) in sessionModes where mode == .relayed { receiving.markRelayed(endpoint: endpoint) }
     }
 
     /// Feeds one report (`sample.peer` is the endpoint, `sample.peerConnection` the connection);
@@ -47,6 +50,25 @@ public struct CallStatsEngine: Sendable {
     /// the publisher's stats arrays in place of the connection's label.
     package mutating func nameRelayedLink(endpoint: EndpointID, peerConnection: String, connectionId: String, subscriberId: String) {
         publishing.nameRelayedLink(endpoint: endpoint, peerConnection: peerConnection, connectionId: connectionId, subscriberId: subscriberId)
+    }
+
+    /// Makes the streams `endpoint` receives relayed: each publisher's side comes from the
+    /// stream's own link and the endpoint's other links (``RelayedLinkAttribution``).
+    package mutating func receiveRelayed(endpoint: EndpointID) {
+        receiving.markRelayed(endpoint: endpoint)
+    }
+
+    /// Notes the condition of another relayed link of `endpoint` (one whose reports another
+    /// engine reads) at `time` (ms, the reports' clock).
+    package mutating func noteRelayedLink(condition: NetworkCondition, reason: NetworkConditionReason, endpoint: EndpointID,
+                                          peerConnection: String, at time: Double) {
+        receiving.noteRelayedLink(.init(condition: condition, reason: reason), endpoint: endpoint, peerConnection: peerConnection, at: time)
+    }
+
+    /// The condition of `endpoint`'s relayed link on `peerConnection` at its latest report, and
+    /// that report's time (ms); `nil` before it, or when the endpoint does not receive relayed.
+    package func relayedLink(endpoint: EndpointID, peerConnection: String) -> (condition: NetworkCondition, reason: NetworkConditionReason, time: Double)? {
+        receiving.relayedLink(endpoint: endpoint, peerConnection: peerConnection).map { ($0.link.condition, $0.link.reason, $0.time) }
     }
 
     /// Feeds a sender-stats message `endpoint` received over a data channel at `time` (ms, the

@@ -18,6 +18,11 @@ struct SubscriberSide: Sendable {
     private var sending: [StreamKey: PublisherSending] = [:]
     /// Messages that failed validation, per receiving endpoint (their publisher is unknown).
     private var invalidMessages: [EndpointID: [SenderStatsDecoder.Rejection: Int]] = [:]
+    /// Relayed endpoints: each link's own condition at its latest report (ms), by connection
+    /// label, its own reports' and those noted from outside (``noteRelayedLink(_:endpoint:peerConnection:at:)``).
+    private var relayedLinks: [EndpointID: [String: (link: RelayedLinkAttribution.Judgement, time: Double)]] = [:]
+    /// How old another link's condition may be and still count (ms): two missed samples.
+    static let relayedLinkFreshness = 2_500.0
 
     private struct StreamKey: Hashable, Sendable {
         var endpoint: EndpointID
@@ -65,6 +70,24 @@ struct SubscriberSide: Sendable {
             if let accepted = inbox.decoder.accept(message, receivedAt: time) { inbox.received.record(accepted, at: time) }
             inboxes[key] = inbox
         }
+    }
+
+    /// Makes `endpoint`'s receiving connections relayed: the publisher's side of each comes from
+    /// its own RTCP and the endpoint's other links (``RelayedLinkAttribution``).
+    mutating func markRelayed(endpoint: EndpointID) {
+        if relayedLinks[endpoint] == nil { relayedLinks[endpoint] = [:] }
+    }
+
+    /// Notes the condition of a relayed link of `endpoint` whose reports another engine reads
+    /// (another stream's monitor on the same device).
+    mutating func noteRelayedLink(_ link: RelayedLinkAttribution.Judgement, endpoint: EndpointID, peerConnection: String, at time: Double) {
+        guard relayedLinks[endpoint] != nil else { return }
+        relayedLinks[endpoint]?[peerConnection] = (link, time)
+    }
+
+    /// The condition of `endpoint`'s relayed link on `peerConnection` at its latest report.
+    func relayedLink(endpoint: EndpointID, peerConnection: String) -> (link: RelayedLinkAttribution.Judgement, time: Double)? {
+        relayedLinks[endpoint]?[peerConnection]
     }
 
     /// Sets what limits `stream` of `endpoint` from its next report on.
@@ -146,6 +169,9 @@ struct SubscriberSide: Sendable {
         // nothing moved out of the dictionary and copied back.
         let (estimate, previousReport) = Self.advance(&connections[key, default: ConnectionState()], digest: digest,
                                                       maximumGap: configuration.maximumRateGapMilliseconds)
+        let otherLinks = relayedLinks[endpoint].map { links in
+            links.filter { $0.key != sample.peerConnection && sample.time - $0.value.time <= Self.relayedLinkFreshness }.map(\.value.link)
+        }
         for stream in found {
             let key = StreamKey(endpoint: endpoint, stream: stream.id)
             let senderStats = inboxes[InboxKey(endpoint: endpoint, publisher: stream.publisher)]?.received
@@ -153,8 +179,9 @@ struct SubscriberSide: Sendable {
                 .ingest(stream.entries, in: sample.report, selectedPair: digest.selectedPair, peerConnection: sample.peerConnection,
                         connectionPreviousReport: previousReport,
                         downlinkEstimate: estimate, senderStats: senderStats,
-                        limit: limits[key] ?? .none, limitsGiven: limitsGiven.contains(key)) else { continue }
+                        limit: limits[key] ?? .none, limitsGiven: limitsGiven.contains(key), relayedLinks: otherLinks) else { continue }
             measured[key] = update.measuredDownlink
+            if let link = update.relayedLink { relayedLinks[endpoint]?[sample.peerConnection] = (link, sample.time) }
             sending[key] = update.source
             func emit(_ event: StatsEvent) {
                 callbacks.append(StatsCallback(time: sample.time, endpoint: endpoint, peerConnection: peerConnection,

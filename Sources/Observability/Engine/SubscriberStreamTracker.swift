@@ -34,6 +34,9 @@ struct SubscriberStreamUpdate: Sendable, Hashable {
     var measuredDownlink = TransportStats.unknown
     /// Whether the publisher sends, as the subscriber can tell (see ``SourceSilenceDetector``).
     var source = PublisherSending.sending
+    /// Relayed: the link's own condition, before it is attributed to either side (what the
+    /// device's other links are judged against).
+    var relayedLink: RelayedLinkAttribution.Judgement?
 }
 
 /// Turns the reports of one subscribed stream into session-aware statistics, across the peer
@@ -69,6 +72,10 @@ struct SubscriberStreamTracker: Sendable {
     /// Whether the remote uplink was last reported as stopped (a change is a condition change).
     private var reportedStopped = false
     private var remote: RemotePublisherView
+    /// Relayed: what the publisher sends on the link, from its sender reports.
+    private var remoteSendRate = RemoteSendRate()
+    /// Relayed: the attribution last reported (a change is a condition change).
+    private var reportedAttribution: RelayedLinkAttribution?
     private var watcher: SubscriberVideoWatcher
     private var connectionQuality = ConnectionQualityScorer()
     /// Queueing on the selected pair's round-trip time (a path that answers only after a queue
@@ -114,12 +121,14 @@ struct SubscriberStreamTracker: Sendable {
     /// from this stream's publisher; `limit` what the SDK's layer policy says limits the
     /// stream now (see ``SubscriberReceiveLimit``); `limitsGiven` whether a policy has given
     /// this stream limits at all (if not, a step-down the router made on its own is inferred:
-    /// ``RouterStepDownDetector``). Returns `nil` for a report whose
-    /// timestamp is not after that connection's previous one.
+    /// ``RouterStepDownDetector``). `relayedLinks` is `nil` on a routed connection; on a
+    /// relayed one, the device's other fresh links (``RelayedLinkAttribution``): without
+    /// sender stats, the publisher's side then comes from this link's own RTCP. Returns `nil`
+    /// for a report whose timestamp is not after that connection's previous one.
     mutating func ingest(_ entries: SubscriberStreamEntries, in report: StatsReport, selectedPair: StatsEntry?, peerConnection: String,
                          connectionPreviousReport: Double? = nil, downlinkEstimate: Double?,
                          senderStats: ReceivedSenderStats? = nil, limit: SubscriberReceiveLimit = .none,
-                         limitsGiven: Bool = false) -> SubscriberStreamUpdate? {
+                         limitsGiven: Bool = false, relayedLinks: [RelayedLinkAttribution.Judgement]? = nil) -> SubscriberStreamUpdate? {
         guard let time = [entries.video?.timestamp, entries.audio?.timestamp].compactMap({ $0 }).max() else { return nil }
         if let last = lastReportTime[peerConnection], time <= last { return nil }
         lastReportTime[peerConnection] = time
@@ -178,7 +187,16 @@ struct SubscriberStreamTracker: Sendable {
             roundTrip: pairRoundTrip, jitter: jitter, videoOn: video != nil && !paused,
             remoteDegraded: remoteReading.transport.networkCondition.isDegraded, remoteAlreadyDegraded: remoteAlreadyDegraded,
             limit: downlinkLimit, silence: silent)
-        let (condition, reason) = downlink.transportCondition
+        var (condition, reason) = downlink.transportCondition
+        var relayedLink: RelayedLinkAttribution.Judgement?
+        if let relayedLinks {
+            let link = RelayedLinkAttribution.Judgement(condition: condition, reason: reason)
+            relayedLink = link
+            let sendRate = remoteSendRate.update(inbound: [entries.video, entries.audio].compactMap { $0 }, in: report)
+            if remoteReading.senderStats == nil {
+                (condition, reason) = attribute(link, among: relayedLinks, sendRate: sendRate, to: &remoteReading)
+            }
+        }
         let transport = TransportStats(estimate: downlinkEstimate, networkCondition: condition, networkConditionReason: reason)
 
         var qualityChanges: [SubscriberVideoEventReason] = []
@@ -214,7 +232,22 @@ struct SubscriberStreamTracker: Sendable {
                                       videoQualityChanges: qualityChanges, connectionQualityChanged: qualityChange,
                                       measuredDownlink: TransportStats(estimate: downlinkEstimate,
                                                                        networkCondition: measured.0, networkConditionReason: measured.1),
-                                      source: silence.sourceStopped ? .stopped : silence.videoStopped ? .videoStopped : .sending)
+                                      source: silence.sourceStopped ? .stopped : silence.videoStopped ? .videoStopped : .sending,
+                                      relayedLink: relayedLink)
+    }
+
+    /// A relayed link without sender stats: its publisher's side as the link's own RTCP and the
+    /// device's other links show it (a stopped source stays as ``applySourceStop(to:)`` set
+    /// it). Returns the downlink's side; a new attribution is a condition change.
+    private mutating func attribute(_ link: RelayedLinkAttribution.Judgement, among otherLinks: [RelayedLinkAttribution.Judgement],
+                                    sendRate: Double?, to reading: inout RemotePublisherView.Reading) -> (NetworkCondition, NetworkConditionReason) {
+        let attribution = RelayedLinkAttribution(link: link, otherLinks: otherLinks)
+        let stopped = RelayedLinkAttribution.Judgement(condition: reading.transport.networkCondition, reason: reading.transport.networkConditionReason)
+        let remote = silence.sourceStopped ? stopped : attribution.remote
+        reading.transport = TransportStats(estimate: sendRate, networkCondition: remote.condition, networkConditionReason: remote.reason)
+        if let reported = reportedAttribution, reported != attribution { reading.conditionChanged = true }
+        reportedAttribution = attribution
+        return (attribution.local.condition, attribution.local.reason)
     }
 
     /// While the publisher has stopped sending (its stream silent, our path alive), its side is
