@@ -100,7 +100,7 @@ CALLSCOPE_REAL=1 timeout 90 swift test -Xswiftc -warnings-as-errors --filter Rea
 CALLSCOPE_REAL=1 timeout 90 swift test -Xswiftc -warnings-as-errors --filter RealFederatedCallTests
 # `callscope call --xmpp` (docs/peer-to-peer.md): the built binary twice on a real Prosody, Bob
 # --answer, Alice --call, both --publish --duration 6 --format ndjson; both subscribers receive
-# video and each publisher's stats name the other. 19.6-21.6 s in five runs (2026-12-02).
+# video and each publisher's stats name the other. 19.6-21.6 s in six runs (2026-12-02).
 CALLSCOPE_REAL=1 timeout 90 swift test -Xswiftc -warnings-as-errors --filter RealCallCommandXMPPTests
 # Exports against real Prometheus + Pushgateway and the official OTLP protobuf, reports in
 # headless Chromium, analyze on every capture (docs/reports-and-exports.md), and a live call

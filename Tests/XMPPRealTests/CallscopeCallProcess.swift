@@ -74,9 +74,8 @@ final class CallscopeCallProcess: @unchecked Sendable {
         }
     }
 
-    /// Waits for the process to end (killed after `timeout`) and reads its output.
-    func finish(within timeout: Duration) async -> Result {
-        let deadline = ContinuousClock.now + timeout
+    /// Waits for the process to end (stopped at `deadline`) and reads its output.
+    func finish(by deadline: ContinuousClock.Instant) async -> Result {
         while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(100)) }
         let killed = process.isRunning
         if killed { await stop() }
@@ -99,7 +98,7 @@ final class CallscopeCallProcess: @unchecked Sendable {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
-    /// Removes the output files (after ``finish(within:)`` read them).
+    /// Removes the output files (after ``finish(by:)`` read them).
     func removeOutput() {
         try? FileManager.default.removeItem(at: directory)
     }

@@ -34,7 +34,10 @@ struct RealCallCommandXMPPTests {
             try await waitUntilOnline(Self.bob, servers)
             let calling = try CallscopeCallProcess(arguments: arguments(servers, "alice", "--call", Self.bob), password: "alice-pw")
             commands.append(calling)
-            let bob = await answering.finish(within: .seconds(45)), alice = await calling.finish(within: .seconds(45))
+            // Both normally exit 10-12 s after their start; one deadline for both keeps a hang
+            // within Scripts/test.sh's 90 s, cleanup included.
+            let deadline = ContinuousClock.now + .seconds(35)
+            let bob = await answering.finish(by: deadline), alice = await calling.finish(by: deadline)
             log("alice exited \(alice.status), bob exited \(bob.status); whole test \(String(format: "%.2f s", (ContinuousClock.now - startAt).seconds))")
             for (name, command, result) in [("bob", answering, bob), ("alice", calling, alice)] {
                 log("measured \(name): session.didConnect \(result.secondsTo("session.didConnect", from: command.launchedAt)), "
