@@ -148,13 +148,13 @@ netns_suite() {
 # Seed 003's friend manager (docs/peer-to-peer.md): Prosody, coturn and two headless Chromiums,
 # Bob's in csrig-friends: a friend online (udpDirect) and offline (paths empty), peers' UDP dropped
 # (udpRelay), all UDP dropped (tcpRelay, discoverable tcp), everything dropped (empty, offline) and
-# back, with no API call. 25.7-32.1 s measured in four runs, 25.4-26.1 s in three with the
+# back, with no API call. 25.7-32.1 s measured in four runs, 22.9-28.5 s in eight with the
 # returning-path fix (2026-12-02, machine shared).
 netns_suite 150 RealFriendManagerTests
 # Issue 24's network change (docs/peer-to-peer.md#network-changes): Bob's namespace moves to another
 # subnet with his XMPP stream cut: stream resumed, no offline presence, the friend connection back
 # by an ICE restart on the same peer connection; then the XMPP server unreachable: Bob offline after
-# 10 s and back. 25.1-25.5 s measured in three runs, 28.6-29.9 s in three later ones (2026-12-02,
+# 10 s and back. 25.1-25.5 s measured in three runs, 25.8-29.9 s in seven later ones (2026-12-02,
 # machine shared).
 netns_suite 120 RealFriendNetworkChangeTests
 # Subscriber and publisher blackouts of 8 s and 40 s, and a signaling-only outage

@@ -4,6 +4,8 @@ import FriendConnections
 /// The running discoverability: the machine, the prober, its timer and network watch.
 struct FriendDiscoverabilityRun: Sendable {
     var machine: DiscoverabilityStateMachine
+    /// Which path changes start a round.
+    var witness = FriendPathsWitness()
     /// Replaced when the TURN credentials are refreshed (the machine and its level stay).
     var probing: any DiscoverabilityProbing
     var timerTask: Task<Void, Never>?
@@ -38,6 +40,7 @@ extension FriendManager {
     func discoverabilityInput(_ input: DiscoverabilityStateMachine.Input) {
         guard discoverabilityRun != nil else { return }
         let actions = discoverabilityRun!.machine.receive(input, now: now)
+        if actions.contains(where: { if case .runProbe = $0 { false } else { true } }) { discoverabilityRun?.witness.roundEnded() }
         for action in actions {
             switch action {
             case .runProbe(let probe, let round):
@@ -61,13 +64,14 @@ extension FriendManager {
     }
 
     /// Friend paths changed: losing every path to every friend starts a round at once (a
-    /// firewall changes no interface), and so does getting one back that proves a better level
-    /// than the adopted one (``FriendPathsWitness``).
+    /// firewall changes no interface) unless the round an earlier loss started still runs, and
+    /// getting one back that proves a better level than the adopted one does too
+    /// (``FriendPathsWitness``).
     func pathsChanged(cause: FriendPathCause) {
         let paths = tracker.connectedFriends.reduce(into: FriendConnectionPaths()) { $0.formUnion(tracker.paths(of: $1)) }
         defer { pathsBefore = paths }
-        guard cause == .stats,
-              let input = FriendPathsWitness.input(before: pathsBefore, after: paths, adopted: discoverabilityRun?.machine.status) else { return }
+        guard cause == .stats, let adopted = discoverabilityRun.map({ $0.machine.status }),
+              let input = discoverabilityRun?.witness.input(before: pathsBefore, after: paths, adopted: adopted) else { return }
         discoverabilityInput(input)
     }
 

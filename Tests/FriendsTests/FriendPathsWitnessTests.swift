@@ -4,9 +4,10 @@ import FriendConnections
 import Testing
 
 /// What the paths of every friend together tell the discoverability machine: losing them all
-/// starts a round that witnesses for a worse level; a path back after none starts a round only
-/// when it proves a level better than the adopted one (so paths coming and going while ICE moves
-/// to the TCP relay never void the worse rounds already counted).
+/// starts a round that witnesses for a worse level, unless the round an earlier loss started
+/// still runs; a path back after none starts a round only when it proves a level better than the
+/// adopted one (so paths coming and going while ICE moves to the TCP relay never void the worse
+/// rounds already counted).
 @Suite struct FriendPathsWitnessTests {
     typealias Row = (before: FriendConnectionPaths, after: FriendConnectionPaths, adopted: SelfConnectionStatus?, expected: DiscoverabilityStateMachine.Input?)
 
@@ -32,8 +33,25 @@ import Testing
         ([], [], .udp, nil),
     ] as [Row])
     func inputForTheMachine(_ row: Row) {
-        #expect(FriendPathsWitness.input(before: row.before, after: row.after, adopted: row.adopted) == row.expected,
+        var witness = FriendPathsWitness()
+        #expect(witness.input(before: row.before, after: row.after, adopted: row.adopted) == row.expected,
                 "\(row.before) -> \(row.after) at \(row.adopted.map(String.init(describing:)) ?? "no level")")
+    }
+
+    /// Paths that go, come back and go again while the round the first loss started runs (Bob's
+    /// paths while ICE moved to his TCP relay): one round, not one per loss; after that round
+    /// ended, a loss starts one again.
+    @Test func lossesDuringTheirRoundStartNoOther() {
+        var witness = FriendPathsWitness()
+        #expect(witness.input(before: [.udpRelay], after: [], adopted: .udp) == .mediaPathsLost)
+        #expect(witness.input(before: [], after: [.tcpRelay], adopted: .udp) == nil)
+        #expect(witness.input(before: [.tcpRelay], after: [], adopted: .udp) == nil)
+        #expect(witness.input(before: [], after: [.udpRelay, .tcpRelay], adopted: .udp) == nil)
+        #expect(witness.input(before: [.udpRelay, .tcpRelay], after: [], adopted: .udp) == nil)
+        witness.roundEnded()
+        #expect(witness.input(before: [.tcpRelay], after: [], adopted: .tcp) == .mediaPathsLost)
+        // A better path back still starts a round while a loss round runs.
+        #expect(witness.input(before: [], after: [.udpDirect], adopted: .tcp) == .networkChanged)
     }
 
     @Test(arguments: [
