@@ -148,7 +148,7 @@ netns_suite() {
 # Seed 003's friend manager (docs/peer-to-peer.md): Prosody, coturn and two headless Chromiums,
 # Bob's in csrig-friends: a friend online (udpDirect) and offline (paths empty), peers' UDP dropped
 # (udpRelay), all UDP dropped (tcpRelay, discoverable tcp), everything dropped (empty, offline) and
-# back, with no API call. 25.7-32.1 s measured in four runs, 22.9-28.5 s in eight with the
+# back, with no API call. 25.7-32.1 s measured in four runs, 22.9-28.5 s in nine with the
 # returning-path fix (2026-12-02, machine shared).
 netns_suite 150 RealFriendManagerTests
 # Issue 24's network change (docs/peer-to-peer.md#network-changes): Bob's namespace moves to another
