@@ -140,8 +140,6 @@ public final class PublisherStatsMonitor: @unchecked Sendable {
         core.withEngine { _ in freshReports = source }
     }
 
-    /// Drops what it kept of a peer connection that is gone (a republish replaced it): its
-    /// raw report is no longer listed.
     /// A relayed call's publication on `peerConnection` reaches one subscriber: from the next
     /// report on, the stats arrays name it (`connectionId`, `subscriberId`) in one element of
     /// their own, as a relayed publisher's do, instead of the routed element with empty ids.
@@ -151,6 +149,18 @@ public final class PublisherStatsMonitor: @unchecked Sendable {
         }
     }
 
+    /// A relayed publication's link on `peerConnection` ended (its subscriber left): from the
+    /// next report of another link on, the stats arrays hold no element for it, and its raw
+    /// report is no longer listed.
+    package func endRelay(_ peerConnection: PeerConnectionID) {
+        core.withEngine { engine in
+            engine.forgetRelayedLink(endpoint: Self.endpoint, peerConnection: peerConnection.rawValue)
+            rawReports[peerConnection.rawValue] = nil
+        }
+    }
+
+    /// Drops what it kept of a peer connection that is gone (a republish replaced it): its
+    /// raw report is no longer listed.
     package func forget(peerConnection: PeerConnectionID) {
         core.withEngine { _ in rawReports[peerConnection.rawValue] = nil }
     }
