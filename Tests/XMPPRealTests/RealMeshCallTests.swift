@@ -1,0 +1,205 @@
+import Calls
+import CallsChromium
+import CallsJingle
+import Foundation
+import Observability
+import Testing
+import XMPP
+import XMPPClient
+
+/// A relayed call of three friends (a mesh) on real components: Prosody and coturn started by
+/// the test, three `CallSession`s over `JingleMeshCallSignaling`, each with its own headless
+/// Chromium; Carol's Chromium runs in the `csrig-friends` namespace (``FriendsNamespace``), whose
+/// downlink is then capped with `tc tbf` at 150 kbit/s on the root end of its veth.
+///
+/// What is asserted, and why:
+/// - each publisher's arrays hold two elements, named by the two others' devices (`connectionId`)
+///   with distinct `subscriberId`s (seeds 000/001: one element per subscriber);
+/// - after the cap, Alice's and Bob's elements for Carol become `warning` or `critical`: their
+///   two streams share 150 kbit/s, so each gets at most 75 kbit/s, below the 100 kbit/s a video
+///   link needs (`ConditionThresholds.minimumVideoBandwidth`: `critical`), and while their
+///   senders still send the ~300 kbit/s they sent before, at least half their packets cannot
+///   pass (loss 0.5 ≥ 0.15: `critical`); their elements for each other, over loopback, stay
+///   out of `warning`/`critical`;
+/// - Carol's subscribers see their own downlink degraded and nothing of the publishers' side,
+///   so their source is `local`.
+///
+/// Gated by CALLSCOPE_REAL=1 and CALLSCOPE_REAL_NETNS=1 (Scripts/test.sh, its own step, under
+/// the rig lock).
+@Suite(.serialized, .enabled(if: FriendsNamespace.enabled && ProsodyServers.installed))
+struct RealMeshCallTests {
+    static let names = ["alice", "bob", "carol"]
+    static func jid(_ name: String) -> JID { JID(local: name, domain: ProsodyServers.domain) }
+    /// Carol's downlink cap.
+    static let cap = "150kbit"
+
+    func log(_ line: String) { print("mesh-real: \(line)") }
+
+    private func client(_ servers: ProsodyServers, _ user: String) -> XMPPClient {
+        XMPPClient(account: XMPPAccount(jid: Self.jid(user), password: "\(user)-pw", webSocketURL: servers.webSocketURL))
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func eachPublisherHasAnElementPerSubscriberAndACapDegradesOnlyCarols() async throws {
+        let namespace = try FriendsNamespace.create()
+        let work = NSTemporaryDirectory() + "callscope-mesh-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        var engines: [ChromiumMediaEngine] = []
+        var servers: ProsodyServers?
+        var clients: [XMPPClient] = []
+        do {
+            let started = try await ProsodyServers(users: ["alice": "alice-pw", "bob": "bob-pw", "carol": "carol-pw"], turnAddress: FriendsNamespace.rootAddress)
+            servers = started
+            let options = ChromiumOptions(fakeCameraFrameRate: 15)
+            async let alice = ChromiumMediaEngine.launch(options)
+            async let bob = ChromiumMediaEngine.launch(options)
+            // chromedriver stays outside the namespace and talks to Chromium over a pipe.
+            async let carol = ChromiumMediaEngine.launch(ChromiumOptions(chromiumPath: namespace.chromiumWrapper(in: work), fakeCameraFrameRate: 15,
+                                                                         extraArguments: ["--remote-debugging-pipe"]))
+            engines = try await [alice, bob, carol]
+            clients = Self.names.map { client(started, $0) }
+            try await scenario(clients: clients, engines: engines)
+        } catch {
+            Issue.record("mesh-real: \(error)")
+        }
+        _ = try? FriendsNamespace.run(["/usr/sbin/tc", "qdisc", "del", "dev", FriendsNamespace.rootInterface, "root"])
+        for client in clients { await client.disconnect() }
+        for engine in engines { await engine.shutdown() }
+        await servers?.stop()
+        FriendsNamespace.remove()
+        try? FileManager.default.removeItem(atPath: work)
+    }
+
+    /// Each pair becomes friends (one asks, the other approves).
+    private func befriend(_ clients: [XMPPClient]) async throws {
+        let logs = clients.map { RelayedCallRecorder($0.events()) }
+        for client in clients { try await client.connect() }
+        for (asker, approver) in [(0, 1), (0, 2), (1, 2)] {
+            try await clients[asker].addFriend(Self.jid(Self.names[approver]))
+            let asked = Self.jid(Self.names[asker])
+            _ = await logs[approver].wait(.seconds(5)) { $0 == .roster(.subscriptionRequest(from: asked)) }
+            try await clients[approver].approveFriendRequest(from: asked)
+        }
+        for (index, log) in logs.enumerated() {
+            let others = Set(Self.names.filter { $0 != Self.names[index] }.map(Self.jid))
+            let online = await log.wait(.seconds(5)) { _ in
+                let seen = Set(log.all.compactMap { event -> JID? in
+                    switch event {
+                    case .roster(.friendChanged(let friend)), .roster(.friendAdded(let friend)): friend.availability != .offline ? friend.jid : nil
+                    default: nil
+                    }
+                })
+                return others.isSubset(of: seen)
+            }
+            try #require(online != nil, "\(Self.names[index]) sees both friends online")
+        }
+    }
+
+    private func scenario(clients: [XMPPClient], engines: [ChromiumMediaEngine]) async throws {
+        let start = ContinuousClock.now
+        func elapsed() -> String { "\((ContinuousClock.now - start).formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1))))" }
+        try await befriend(clients)
+        log("friends at \(elapsed())")
+
+        let sessions = (0..<3).map { index in
+            CallSession(signaling: JingleMeshCallSignaling(client: clients[index], friends: Self.names.filter { $0 != Self.names[index] }.map(Self.jid),
+                                                           role: index == 0 ? .caller : .callee),
+                        engine: engines[index], clock: ContinuousClock(), wallClock: Date.init)
+        }
+        let events = sessions.map { RelayedCallRecorder($0.events) }
+        async let aliceJoined: Void = sessions[0].connect(display: "alice")
+        async let bobJoined: Void = sessions[1].connect(display: "bob")
+        async let carolJoined: Void = sessions[2].connect(display: "carol")
+        _ = try await (aliceJoined, bobJoined, carolJoined)
+        var ids: [String] = []
+        for session in sessions { ids.append(try #require(await session.connection?.connectionId)) }
+        for index in sessions.indices {
+            let others = Set(ids.filter { $0 != ids[index] })
+            let both = await events[index].wait(.seconds(10)) { _ in
+                let connected = Set(events[index].all.compactMap { if case .participantDidConnect(let p) = $0 { p.connectionId } else { nil } })
+                return others.isSubset(of: connected)
+            }
+            try #require(both != nil, "\(Self.names[index]) sees both others in the call: \(events[index].all)")
+        }
+        log("all joined at \(elapsed()): \(ids)")
+
+        // Everyone publishes (small video: six encoders share the machine) and subscribes to the
+        // two other streams.
+        let media = LocalMediaSettings(width: 320, height: 180, frameRate: 15)
+        let publishers = Self.names.map { CallPublisher(settings: CallPublisherSettings(name: $0, media: media)) }
+        let publisherStats = publishers.map { RelayedCallRecorder($0.statsMonitor.events) }
+        for (session, publisher) in zip(sessions, publishers) { try await session.publish(publisher) }
+        var subscriberStats: [[RelayedCallRecorder<StatsCallback>]] = [[], [], []]
+        var subscribers: [CallSubscriber] = []
+        for (index, session) in sessions.enumerated() {
+            for (other, otherID) in ids.enumerated() where other != index {
+                let created = await events[index].wait(.seconds(15)) { if case .streamCreated(let s) = $0 { s.streamId == otherID } else { false } }
+                guard case .streamCreated(let stream) = try #require(created, "\(Self.names[index]) gets \(Self.names[other])'s stream") else { return }
+                let subscriber = CallSubscriber(stream: stream)
+                subscriberStats[index].append(RelayedCallRecorder(subscriber.statsMonitor.events))
+                subscribers.append(subscriber)
+                try await session.subscribe(subscriber)
+            }
+        }
+        log("subscribed at \(elapsed())")
+
+        func lastLinks(_ index: Int) -> [PublisherMediaLinkStats] {
+            publisherStats[index].all.compactMap { if case .publisherMediaLinkStatsUpdated(let links) = $0.event { links } else { nil } }.last ?? []
+        }
+        func condition(_ publisher: Int, towards subscriber: Int) -> NetworkCondition? {
+            lastLinks(publisher).first { $0.connectionId == ids[subscriber] }?.transport.networkCondition
+        }
+        func describe(_ publisher: Int) -> String {
+            lastLinks(publisher).map { "\($0.connectionId)/\($0.subscriberId) \($0.transport.networkCondition) est \(Int($0.transport.connectionEstimatedBandwidth))" }.joined(separator: ", ")
+        }
+
+        // 1. Two elements per publisher, named by the two others, distinct subscriber ids; all
+        // scored (known) before the cap.
+        for index in 0..<3 {
+            let others = Set(ids.filter { $0 != ids[index] })
+            let named = await publisherStats[index].wait(.seconds(20)) { _ in
+                let links = lastLinks(index)
+                return Set(links.map(\.connectionId)) == others && links.allSatisfy { $0.transport.networkCondition != .unknown }
+            }
+            log("\(Self.names[index])'s arrays at \(elapsed()): \(describe(index))")
+            #expect(named != nil, "\(Self.names[index])'s media links name \(others): \(describe(index))")
+            let links = lastLinks(index)
+            #expect(links.count == 2 && Set(links.map(\.subscriberId)).count == 2 && !links.contains { $0.subscriberId.isEmpty || others.contains($0.subscriberId) },
+                    "distinct subscriber ids (the Jingle sids): \(links.map(\.subscriberId))")
+            let videos: [PublisherVideoNetworkStats] = publisherStats[index].all.compactMap { callback -> [PublisherVideoNetworkStats]? in
+                if case .publisherVideoNetworkStatsUpdated(let v) = callback.event { v } else { nil }
+            }.last ?? []
+            #expect(Set(videos.map(\.connectionId)) == others, "\(Self.names[index])'s video array: \(videos.map(\.connectionId))")
+        }
+
+        // 2. Carol's downlink capped.
+        try FriendsNamespace.run(["/usr/sbin/tc", "qdisc", "add", "dev", FriendsNamespace.rootInterface, "root", "tbf", "rate", Self.cap, "burst", "16kbit", "latency", "100ms"])
+        let capped = ContinuousClock.now
+        log("capped carol's downlink at \(elapsed())")
+        let degraded = await publisherStats[0].wait(.seconds(20)) { _ in
+            condition(0, towards: 2)?.isDegraded == true && condition(1, towards: 2)?.isDegraded == true
+        }
+        log("after the cap (\(ContinuousClock.now - capped)): alice \(describe(0)); bob \(describe(1))")
+        #expect(degraded != nil, "alice's and bob's elements for carol degrade: alice \(describe(0)); bob \(describe(1))")
+        let carolLocal = await subscriberStats[2][0].wait(.seconds(10)) { _ in
+            subscriberStats[2].allSatisfy { recorder in
+                recorder.all.compactMap { callback -> NetworkDegradationSource? in
+                    if case .subscriberMediaLinkStatsUpdated(let link) = callback.event { link.networkDegradationSource } else { nil }
+                }.last == .local
+            }
+        }
+        let sources = subscriberStats[2].map { recorder in
+            recorder.all.compactMap { callback -> String? in
+                if case .subscriberMediaLinkStatsUpdated(let link) = callback.event { "\(link.transport.networkCondition)/\(link.networkDegradationSource)" } else { nil }
+            }.last ?? "none"
+        }
+        log("carol's subscribers: \(sources)")
+        #expect(carolLocal != nil, "carol's subscribers report source local: \(sources)")
+        #expect(condition(0, towards: 1)?.isDegraded == false, "alice's element for bob stays good: \(describe(0))")
+        #expect(condition(1, towards: 0)?.isDegraded == false, "bob's element for alice stays good: \(describe(1))")
+
+        for session in sessions.reversed() { await session.disconnect() }
+        _ = subscribers
+        log("done at \(elapsed())")
+    }
+}
