@@ -141,6 +141,12 @@ netns_suite() {
 # (udpRelay), all UDP dropped (tcpRelay, discoverable tcp), everything dropped (empty, offline) and
 # back, with no API call. 25.7-32.1 s measured in four runs (2026-12-02, machine shared).
 netns_suite 150 RealFriendManagerTests
+# A relayed call of three friends, a mesh (docs/peer-to-peer.md, "Relayed calls of several
+# friends"): Prosody, coturn, three CallSessions over JingleMeshCallSignaling, three headless
+# Chromiums, Carol's in csrig-friends: each publisher's arrays hold one element per subscriber;
+# tbf 150 kbit on Carol's downlink degrades only Alice's and Bob's elements for her, and her
+# subscribers' source is local. 22.7-25.4 s for the test in three runs (2026-12-02, machine shared).
+netns_suite 90 RealMeshCallTests
 # Subscriber and publisher blackouts of 8 s and 40 s, and a signaling-only outage
 # (docs/reconnection.md). ~170 s.
 netns_suite 420 RealReconnectionTests

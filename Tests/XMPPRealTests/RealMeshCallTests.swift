@@ -150,7 +150,7 @@ struct RealMeshCallTests {
             lastLinks(publisher).first { $0.connectionId == ids[subscriber] }?.transport.networkCondition
         }
         func describe(_ publisher: Int) -> String {
-            lastLinks(publisher).map { "\($0.connectionId)/\($0.subscriberId) \($0.transport.networkCondition) est \(Int($0.transport.connectionEstimatedBandwidth))" }.joined(separator: ", ")
+            lastLinks(publisher).map { "\($0.connectionId)/\($0.subscriberId) \($0.transport.networkCondition) (\($0.transport.networkConditionReason)) est \(Int($0.transport.connectionEstimatedBandwidth))" }.joined(separator: ", ")
         }
 
         // 1. Two elements per publisher, named by the two others, distinct subscriber ids; all
@@ -195,8 +195,15 @@ struct RealMeshCallTests {
         }
         log("carol's subscribers: \(sources)")
         #expect(carolLocal != nil, "carol's subscribers report source local: \(sources)")
-        #expect(condition(0, towards: 1)?.isDegraded == false, "alice's element for bob stays good: \(describe(0))")
-        #expect(condition(1, towards: 0)?.isDegraded == false, "bob's element for alice stays good: \(describe(1))")
+        // Their elements for each other: never degraded in any array since the call began.
+        for (publisher, subscriber) in [(0, 1), (1, 0)] {
+            let conditions = publisherStats[publisher].all.compactMap { callback -> NetworkCondition? in
+                guard case .publisherMediaLinkStatsUpdated(let links) = callback.event else { return nil }
+                return links.first { $0.connectionId == ids[subscriber] }?.transport.networkCondition
+            }
+            #expect(!conditions.isEmpty && !conditions.contains { $0.isDegraded },
+                    "\(Self.names[publisher])'s element for \(Self.names[subscriber]) stays good: \(Set(conditions))")
+        }
 
         for session in sessions.reversed() { await session.disconnect() }
         _ = subscribers
