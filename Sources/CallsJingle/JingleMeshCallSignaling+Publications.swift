@@ -9,6 +9,15 @@ struct MeshPublicationSession: Sendable {
     var offer: JingleSession?
     var answer: Result<SessionDescription, any Error>?
     var answerWaiter: CheckedContinuation<Result<SessionDescription, any Error>, Never>?
+    /// The contents the subscriber asked us to stop sending (its `content-modify` with
+    /// `senders='none'`).
+    var pausedContents: Set<String> = []
+
+    /// Whether the subscriber still wants one of our video contents (no video offered: `true`).
+    var wantsVideo: Bool {
+        let video = offer?.contents.filter { if case .rtp(let description) = $0.application { description.media == "video" } else { false } }.map(\.name) ?? []
+        return video.isEmpty || !Set(video).isSubset(of: pausedContents)
+    }
 }
 
 extension JingleMeshCallSignaling: MeshSignaling {
@@ -52,6 +61,12 @@ extension JingleMeshCallSignaling: MeshSignaling {
             }
         }
         return try answer.get()
+    }
+
+    /// Whether the member of session `handle` still wants our video (it sent no
+    /// `content-modify` pausing it, or resumed it since).
+    package func subscriberWantsVideo(on handle: RouterHandleID) async -> Bool {
+        publications.values.first { Self.publicationHandle($0.sid) == handle }?.wantsVideo ?? true
     }
 
     /// Terminates the session `handle` (`success`); idempotent.

@@ -33,6 +33,11 @@ import XMPPClient
 ///   ``SignalingEvent/feedUnpublished(_:)``; its `finish` (or `retract`, `reject`) a
 ///   ``SignalingEvent/participantLeft(_:)``. ``leave()`` terminates every session and sends
 ///   `finish` to every member's device.
+/// - **Audio fallback.** ``configure(_:streams:)`` on a subscription sends a `content-modify`
+///   of that session when a content's `send` changes (`senders='none'`: stop sending it to us;
+///   `'initiator'`: send it again); a member's `content-modify` of our session towards it is
+///   what ``subscriberWantsVideo(on:)`` reports, and the publication turns the video off on that
+///   member's connection only.
 /// - **Not built.** ICE restarts and republishing throw a ``SignalingError``; candidates
 ///   trickled to us are counted (``unusedRemoteCandidates``), not applied; ``publish(offer:)``
 ///   throws (a mesh publication is offered per subscriber).
@@ -178,12 +183,28 @@ public actor JingleMeshCallSignaling: Signaling {
         throw SignalingError("restartIce: an ICE restart over Jingle is not built for a mesh")
     }
 
-    /// Does nothing: no router forwards layers between friends.
-    public func configure(_ handle: RouterHandleID, streams: [RouterStreamConfiguration]) async throws {}
+    /// On a subscription: a `send` that changes what we asked of a content goes to its
+    /// publisher as a `content-modify` of that session (`senders='none'`: stop sending it to
+    /// us, the audio fallback; `senders='initiator'`: send it again); the publisher applies it
+    /// to its connection towards us only. Layers are not chosen (nothing forwards them).
+    public func configure(_ handle: RouterHandleID, streams: [RouterStreamConfiguration]) async throws {
+        guard let device = subscribedDevice(handle), let publication = memberPublications[device] else { return }
+        var changed: [JingleContent] = []
+        for stream in streams {
+            guard let send = stream.send, publication.offer.contents.contains(where: { $0.name == stream.mid }),
+                  publication.pausedContents.contains(stream.mid) == send else { continue }
+            changed.append(JingleContent(creator: .initiator, name: stream.mid, senders: send ? .initiator : .none))
+            if send { memberPublications[device]?.pausedContents.remove(stream.mid) } else { memberPublications[device]?.pausedContents.insert(stream.mid) }
+        }
+        guard !changed.isEmpty else { return }
+        try await client.set(JingleRequest(action: .contentModify, sessionID: publication.sid, session: JingleSession(contents: changed)).element, to: device)
+    }
 
-    /// Does nothing (as ``configure(_:streams:)``); the returned task succeeds.
+    /// ``configure(_:streams:)``, sent before it returns (the order of requests is kept); the
+    /// returned task succeeds.
     public func sendConfigure(_ handle: RouterHandleID, streams: [RouterStreamConfiguration]) async throws -> Task<Void, any Error> {
-        Task {}
+        try await configure(handle, streams: streams)
+        return Task {}
     }
 
     /// Sends `candidate` as a `transport-info` of the handle's session; on a subscription whose

@@ -158,6 +158,19 @@ import XMPPClient
         let fromAlice = try await aliceAnswer.value
         #expect(fromAlice.kind == .answer && fromAlice.sdp.contains("a=ice-ufrag:p/dC"))
 
+        // Alice falls back to audio: her content-modify pauses our video content (mid 1) on her
+        // session only; then she resumes it.
+        #expect(await signaling.subscriberWantsVideo(on: toAlice.handle))
+        let pause = JingleRequest(action: .contentModify, sessionID: toAlice.subscriber.subscriberId,
+                                  session: JingleSession(contents: [JingleContent(creator: .initiator, name: "1", senders: .none)]))
+        server.deliver(iq("m1", from: Self.aliceDevice, pause))
+        #expect(await waitUntil { await !signaling.subscriberWantsVideo(on: toAlice.handle) })
+        #expect(await signaling.subscriberWantsVideo(on: toCarolLink.handle), "Carol's session is untouched")
+        var resume = pause
+        resume.session.contents[0].senders = .initiator
+        server.deliver(iq("m2", from: Self.aliceDevice, resume))
+        #expect(await waitUntil { await signaling.subscriberWantsVideo(on: toAlice.handle) })
+
         // Carol ends her session with us (she stops subscribing): a hangup of that handle only.
         server.deliver(iq("j2", from: Self.carolDevice, JingleRequest(action: .sessionTerminate, sessionID: toCarolLink.subscriber.subscriberId, reason: JingleReason(.success))))
         await #expect(throws: SignalingError.self) { try await carolAnswer.value }
@@ -170,6 +183,15 @@ import XMPPClient
         #expect(await waitUntil { events.withLock { $0.last } == .feedsPublished([carolFeed]) })
         let subscription = try await signaling.subscribe(to: FeedID(Self.carolDevice))
         #expect(subscription.offer.sdp.contains("a=ice-ufrag:YRRA"))
+
+        // Our layer policy falls back to audio on her stream: a content-modify of her session
+        // with senders='none' on the video content (mid 1), once; resuming sends senders='initiator'.
+        try await signaling.configure(subscription.handle, streams: [RouterStreamConfiguration(mid: "1", send: false)])
+        try await signaling.configure(subscription.handle, streams: [RouterStreamConfiguration(mid: "1", send: false)])
+        let modifies = { server.sent.filter { $0.contains("action=\"content-modify\"") && $0.contains("sid=\"call1-carol\"") && $0.contains("to=\"\(Self.carolDevice)\"") } }
+        #expect(modifies().count == 1 && modifies()[0].contains("name=\"1\"") && modifies()[0].contains("senders=\"none\""), "\(modifies())")
+        _ = try await signaling.sendConfigure(subscription.handle, streams: [RouterStreamConfiguration(mid: "1", send: true)])
+        #expect(modifies().count == 2 && modifies()[1].contains("senders=\"initiator\""), "\(modifies())")
         server.deliver(message(from: Self.carolDevice, "<finish xmlns='urn:xmpp:jingle-message:0' id='call1'><reason xmlns='urn:xmpp:jingle:1'><success/></reason></finish>"))
         #expect(await waitUntil { events.withLock { $0.suffix(2) } == [.feedUnpublished(FeedID(Self.carolDevice)), .participantLeft(FeedID(Self.carolDevice))] })
         #expect(try await signaling.isPublishing(FeedID(Self.carolDevice)) == false)

@@ -6,6 +6,7 @@ import CallScopeCore
 /// once with `answer <handle>`. Every call is recorded, in order.
 final class FakeMeshSignaling: MeshSignaling, Sendable {
     private let state = Locked<[String]>([])
+    private let unwanted = Locked<Set<RouterHandleID>>([])
     private let continuation: AsyncStream<SignalingEvent>.Continuation
     let events: AsyncStream<SignalingEvent>
     let own: FeedID
@@ -35,6 +36,10 @@ final class FakeMeshSignaling: MeshSignaling, Sendable {
     }
 
     func closePublication(_ handle: RouterHandleID) async { record("closePublication \(handle)") }
+
+    /// The subscriber of `handle` falls back to audio (`false`) or wants video again.
+    func setWantsVideo(_ wants: Bool, on handle: RouterHandleID) { unwanted.withLock { if wants { $0.remove(handle) } else { $0.insert(handle) } } }
+    func subscriberWantsVideo(on handle: RouterHandleID) async -> Bool { !unwanted.withLock { $0.contains(handle) } }
 
     func join(display: String?) async throws -> RoomJoin {
         RoomJoin(participantID: own, participantHandle: RouterHandleID("mesh"), feeds: [],

@@ -116,6 +116,23 @@ import Testing
         #expect(rig.publisher.stream == nil)
     }
 
+    /// Carol's layer policy falls back to audio (her `configure` with `send: false` reached us):
+    /// the video track goes off on her connection only, and on again when she asks; Bob's
+    /// connection and the stream's `hasVideo` are untouched.
+    @Test func aSubscribersAudioFallbackTurnsVideoOffOnItsConnectionOnly() async throws {
+        let rig = Rig()
+        try await rig.publish()
+        rig.signaling.setWantsVideo(false, on: FakeMeshSignaling.handle(Self.carol))
+        await rig.sample([Self.toBob: Self.report(at: 1, sent: 100, lost: 0), Self.toCarol: Self.report(at: 1, sent: 100, lost: 0)])
+        await eventually("carol's video off") { rig.engine.calls.contains("setTracksEnabled pc-2 video false") }
+        #expect(!rig.engine.calls.contains { $0.hasPrefix("setTracksEnabled pc-1") }, "bob's connection untouched")
+        #expect(rig.publisher.stream?.hasVideo == true)
+        rig.signaling.setWantsVideo(true, on: FakeMeshSignaling.handle(Self.carol))
+        await rig.sample([Self.toBob: Self.report(at: 2, sent: 200, lost: 0), Self.toCarol: Self.report(at: 2, sent: 200, lost: 0)])
+        await eventually("carol's video on") { rig.engine.calls.contains("setTracksEnabled pc-2 video true") }
+        #expect(!rig.engine.calls.contains { $0.hasPrefix("setTracksEnabled pc-1") })
+    }
+
     /// Carol's link loses 20 of every 100 packets (0.20 ≥ the loss bound of `warning`, 0.15:
     /// critical, adopted at once once the condition is known after 2 samples); Bob's loses
     /// none (below 0.01: excellent). Only Carol's element degrades.

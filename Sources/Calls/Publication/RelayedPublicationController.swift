@@ -128,13 +128,17 @@ final class RelayedPublicationController {
         for subscriber in links.keys.sorted() { await links[subscriber]?.checkHealth(in: session) }
     }
 
-    /// The switches, on every link; our stream's `hasVideo` / `hasAudio` follow.
+    /// The switches, on every link, and each subscriber's audio fallback on its own link (its
+    /// video track off there only: the others keep the video); our stream's `hasVideo` /
+    /// `hasAudio` follow the switches only.
     private func applyPublishedTracks(in session: isolated CallSession) async {
         guard isOpen, var stream = publisher.stream else { return }
         let (video, audio) = (publisher.publishVideo, publisher.publishAudio)
         for subscriber in links.keys.sorted() {
+            guard let handle = links[subscriber]?.handle else { continue }
+            let wanted = await signaling.subscriberWantsVideo(on: handle)
             do {
-                try await links[subscriber]?.applyTracks(video: video, audio: audio, in: session)
+                try await links[subscriber]?.applyTracks(video: video && wanted, audio: audio, in: session)
             } catch {
                 publisher.deliver([.didFail(CallError.wrapping(error, "publishVideo / publishAudio towards \(subscriber)"))])
             }

@@ -38,6 +38,10 @@ package protocol MeshSignaling: Signaling {
     func offerPublication(_ offer: SessionDescription, on handle: RouterHandleID) async throws -> SessionDescription
     /// Ends the session `handle` (idempotent).
     func closePublication(_ handle: RouterHandleID) async
+    /// Whether the subscriber of session `handle` wants our video now (`false` once its layer
+    /// policy fell back to audio: ``Signaling/configure(_:streams:)`` with `send: false` on its
+    /// side); `true` for an unknown handle.
+    func subscriberWantsVideo(on handle: RouterHandleID) async -> Bool
 }
 
 /// One publication session of a ``MeshSignaling``: where it goes and how the stats name it.
