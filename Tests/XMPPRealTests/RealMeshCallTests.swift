@@ -1,6 +1,6 @@
 import Calls
 import CallsChromium
-import CallsJingle
+@testable import CallsJingle
 import Foundation
 import Observability
 import Testing
@@ -15,12 +15,13 @@ import XMPPClient
 /// What is asserted, and why:
 /// - each publisher's arrays hold two elements, named by the two others' devices (`connectionId`)
 ///   with distinct `subscriberId`s (seeds 000/001: one element per subscriber);
-/// - after the cap, Alice's and Bob's elements for Carol become `warning` or `critical`: their
-///   two streams share 150 kbit/s, so each gets at most 75 kbit/s, below the 100 kbit/s a video
-///   link needs (`ConditionThresholds.minimumVideoBandwidth`: `critical`), and while their
-///   senders still send the ~300 kbit/s they sent before, at least half their packets cannot
-///   pass (loss 0.5 ≥ 0.15: `critical`); their elements for each other, over loopback, stay
-///   out of `warning`/`critical`;
+/// - after the cap, Alice's and Bob's elements for Carol become `warning` or `critical`
+///   (`ConditionThresholds` defaults): two links sending ~0.2 Mbit/s of video each (logged
+///   before the cap) plus audio offer ~0.45 Mbit/s to a 150 kbit/s pipe, so until the senders
+///   back off two thirds of their packets cannot pass (loss ≥ 0.15: `critical`), and once they
+///   have, each link's estimate is at most the 150 kbit/s that pass, under half of what the
+///   link asked for before (headroom estimate ÷ demand < 0.5: `warning`, < 0.25: `critical`);
+///   their elements for each other, over loopback, are never `warning`/`critical`;
 /// - Carol's subscribers see their own downlink degraded and nothing of the publishers' side,
 ///   so their source is `local`.
 ///
@@ -101,10 +102,11 @@ struct RealMeshCallTests {
         try await befriend(clients)
         log("friends at \(elapsed())")
 
+        let signalings = (0..<3).map { index in
+            JingleMeshCallSignaling(client: clients[index], friends: Self.names.filter { $0 != Self.names[index] }.map(Self.jid), role: index == 0 ? .caller : .callee)
+        }
         let sessions = (0..<3).map { index in
-            CallSession(signaling: JingleMeshCallSignaling(client: clients[index], friends: Self.names.filter { $0 != Self.names[index] }.map(Self.jid),
-                                                           role: index == 0 ? .caller : .callee),
-                        engine: engines[index], clock: ContinuousClock(), wallClock: Date.init)
+            CallSession(signaling: signalings[index], engine: engines[index], clock: ContinuousClock(), wallClock: Date.init)
         }
         let events = sessions.map { RelayedCallRecorder($0.events) }
         async let aliceJoined: Void = sessions[0].connect(display: "alice")
@@ -149,8 +151,16 @@ struct RealMeshCallTests {
         func condition(_ publisher: Int, towards subscriber: Int) -> NetworkCondition? {
             lastLinks(publisher).first { $0.connectionId == ids[subscriber] }?.transport.networkCondition
         }
+        func videoBitrate(_ publisher: Int, towards connection: String) -> Int {
+            let videos: [PublisherVideoNetworkStats] = publisherStats[publisher].all.compactMap { callback -> [PublisherVideoNetworkStats]? in
+                if case .publisherVideoNetworkStatsUpdated(let v) = callback.event { v } else { nil }
+            }.last ?? []
+            return Int(videos.first { $0.connectionId == connection }?.videoLayers.reduce(0) { $0 + $1.bitrate } ?? 0)
+        }
         func describe(_ publisher: Int) -> String {
-            lastLinks(publisher).map { "\($0.connectionId)/\($0.subscriberId) \($0.transport.networkCondition) (\($0.transport.networkConditionReason)) est \(Int($0.transport.connectionEstimatedBandwidth))" }.joined(separator: ", ")
+            lastLinks(publisher).map {
+                "\($0.connectionId)/\($0.subscriberId) \($0.transport.networkCondition) (\($0.transport.networkConditionReason)) est \(Int($0.transport.connectionEstimatedBandwidth)) video \(videoBitrate(publisher, towards: $0.connectionId))"
+            }.joined(separator: ", ")
         }
 
         // 1. Two elements per publisher, named by the two others, distinct subscriber ids; all
@@ -204,6 +214,18 @@ struct RealMeshCallTests {
             #expect(!conditions.isEmpty && !conditions.contains { $0.isDegraded },
                     "\(Self.names[publisher])'s element for \(Self.names[subscriber]) stays good: \(Set(conditions))")
         }
+
+        // Logged, not asserted: whether Carol's layer policy fell back to audio on Alice's and
+        // Bob's streams (their content-modify), within 8 s of the cap.
+        func carolWantsVideo(from publisher: Int) async -> Bool? {
+            guard let sid = lastLinks(publisher).first(where: { $0.connectionId == ids[2] })?.subscriberId else { return nil }
+            return await signalings[publisher].subscriberWantsVideo(on: JingleMeshCallSignaling.publicationHandle(sid))
+        }
+        while ContinuousClock.now - capped < .seconds(8) {
+            if await carolWantsVideo(from: 0) == false, await carolWantsVideo(from: 1) == false { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        log("carol wants video from alice: \(String(describing: await carolWantsVideo(from: 0))), from bob: \(String(describing: await carolWantsVideo(from: 1))) at \(ContinuousClock.now - capped) after the cap")
 
         for session in sessions.reversed() { await session.disconnect() }
         _ = subscribers
