@@ -145,7 +145,7 @@ netns_suite 150 RealFriendManagerTests
 # friends"): Prosody, coturn, three CallSessions over JingleMeshCallSignaling, three headless
 # Chromiums, Carol's in csrig-friends: each publisher's arrays hold one element per subscriber;
 # tbf 150 kbit on Carol's downlink degrades only Alice's and Bob's elements for her, and her
-# subscribers' source is local. 22.7-27.5 s for the test in seven runs, ~27 s with swift test's start
+# subscribers' source is local. 22.7-27.5 s for the test in seven runs; 29.0 s with swift test's start (run 4)
 # (2026-12-02, machine shared).
 netns_suite 90 RealMeshCallTests
 # Subscriber and publisher blackouts of 8 s and 40 s, and a signaling-only outage
