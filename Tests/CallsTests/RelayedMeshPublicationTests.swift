@@ -116,6 +116,18 @@ import Testing
         #expect(rig.publisher.stream == nil)
     }
 
+    /// Hanging up one participant (`RemoteParticipant.disconnect()`) ends our connection to
+    /// it and its session; the other keeps its connection.
+    @Test func hangingUpOneParticipantEndsOnlyItsConnection() async throws {
+        let rig = Rig()
+        try await rig.publish()
+        let carol = try #require(await rig.session.participants.first { $0.connectionId == Self.carol.rawValue })
+        await carol.disconnect()
+        #expect(rig.engine.openPeerConnections == [Self.toBob])
+        #expect(rig.signaling.calls.contains("closePublication pub-\(Self.carol.rawValue)"))
+        #expect(!rig.signaling.calls.contains("closePublication pub-\(Self.bob.rawValue)"))
+    }
+
     /// Carol's layer policy falls back to audio (her `configure` with `send: false` reached us):
     /// the video track goes off on her connection only, and on again when she asks; Bob's
     /// connection and the stream's `hasVideo` are untouched.
