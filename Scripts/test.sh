@@ -157,6 +157,13 @@ netns_suite 150 RealFriendManagerTests
 # 10 s and back. 25.1-25.5 s measured in three runs, 25.8-29.9 s in seven later ones (2026-12-02,
 # machine shared).
 netns_suite 120 RealFriendNetworkChangeTests
+# A relayed call of three friends, a mesh (docs/peer-to-peer.md, "Relayed calls of several
+# friends"): Prosody, coturn, three CallSessions over JingleMeshCallSignaling, three headless
+# Chromiums, Carol's in csrig-friends: each publisher's arrays hold one element per subscriber;
+# tbf 150 kbit on Carol's downlink degrades only Alice's and Bob's elements for her, and her
+# subscribers' source is local. 22.7-27.5 s for the test in seven runs; 29.0 s with swift test's start (run 4)
+# (2026-12-02, machine shared).
+netns_suite 90 RealMeshCallTests
 # Subscriber and publisher blackouts of 8 s and 40 s, and a signaling-only outage
 # (docs/reconnection.md). ~170 s.
 netns_suite 420 RealReconnectionTests

@@ -20,6 +20,8 @@ struct FriendPublication: Sendable {
     /// Our candidates gathered before the accept went.
     var gathered: [IceCandidate] = []
     var accepted = false
+    /// Mesh: the contents we asked the publisher to stop sending us (audio fallback).
+    var pausedContents: Set<String> = []
 }
 
 extension JingleCallSignaling: RelayedSignaling {

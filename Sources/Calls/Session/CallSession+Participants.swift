@@ -41,6 +41,8 @@ extension CallSession {
         for subscription in subscriptions where subscription.stream.connection.connectionId == id {
             await subscription.close(in: self)
         }
+        // A relayed publication's connection to it ends too (the others keep theirs).
+        await relayedPublication?.closeLink(to: id, endSession: true, in: self)
         deliver(destroyed)
         if last {
             await disconnect()

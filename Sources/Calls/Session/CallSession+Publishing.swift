@@ -5,9 +5,20 @@ extension CallSession {
     /// answer. Our stream is then ``CallPublisher/stream``; other participants see it as
     /// `streamCreated`. When its media path is lost the publisher reconnects by itself
     /// (``CallPublisherEvent``).
+    ///
+    /// In a relayed call of several friends (docs/peer-to-peer.md) it publishes one media
+    /// connection per other participant, and returns once the stream is published and each
+    /// connection offered, without waiting for the subscribers to accept.
     public func publish(_ publisher: CallPublisher) async throws(CallError) {
         guard let own = connection, let handle = trickle.participantHandle else { throw CallError(.notConnected, "publish: not connected") }
-        guard publication == nil else { throw CallError(.alreadyPublishing, "publish: a publisher is already publishing") }
+        guard publication == nil, relayedPublication == nil else { throw CallError(.alreadyPublishing, "publish: a publisher is already publishing") }
+        if let mesh = signaling as? any MeshSignaling {
+            let publication = RelayedPublicationController(publisher: publisher, signaling: mesh, settings: .init(reconnectWindow: configuration.reconnectWindow))
+            relayedPublication = publication
+            let subscribers = room?.roster.connections.keys.map(\.rawValue).filter { $0 != own.connectionId } ?? []
+            await publication.start(as: own, subscribers: subscribers, in: self)
+            return
+        }
         let publication: PublicationController
         do {
             let pc = try await engine.makePeerConnection(configuration.peerConnection)
@@ -30,8 +41,29 @@ extension CallSession {
 
     /// Stops publishing (idempotent).
     public func unpublish(_ publisher: CallPublisher) async {
+        if let relayedPublication, relayedPublication.publisher === publisher {
+            await relayedPublication.close(unpublished: true, in: self)
+            try? await signaling.unpublish()
+        }
         guard let publication, publication.publisher === publisher else { return }
         await publication.close(.unpublished, in: self)
+    }
+
+    /// The relayed publication closed: the session forgets it.
+    func relayedPublicationEnded(_ publication: RelayedPublicationController) {
+        if relayedPublication === publication { relayedPublication = nil }
+    }
+
+    /// One link of the relayed publication after a report: the paths to its subscriber.
+    func publicationLinkPathsSampled(_ paths: ConnectionPaths, of link: PublicationLinkController) {
+        let pathsWorked = delivery.participants.anyPathWorks
+        deliver(delivery.participants.sample(paths, source: ObjectIdentifier(link), participant: link.subscriber))
+        pathsToEveryoneChanged(worked: pathsWorked, works: delivery.participants.anyPathWorks)
+    }
+
+    /// A link of the relayed publication closed: its paths no longer count.
+    func publicationLinkPathsEnded(of link: PublicationLinkController) {
+        deliver(delivery.participants.subscriptionEnded(ObjectIdentifier(link)))
     }
 
     /// The publication closed: the session forgets it.

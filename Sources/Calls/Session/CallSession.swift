@@ -18,6 +18,8 @@ public actor CallSession {
     /// The room, while connected.
     var room: JoinedRoom?
     var publication: PublicationController?
+    /// A relayed call's publication (``MeshSignaling``): one media connection per subscriber.
+    var relayedPublication: RelayedPublicationController?
     /// In the order they were subscribed.
     var subscriptions: [SubscriptionController] = []
     private var pumps: [Task<Void, Never>] = []
@@ -116,6 +118,7 @@ public actor CallSession {
         stopDiscoverability()
         for subscription in subscriptions { await subscription.close(in: self) }
         if let publication { await publication.close(.dropped, in: self) }
+        await relayedPublication?.close(unpublished: false, in: self)
         deliver(room.roster.clear() + [.didDisconnect])
     }
 
@@ -160,12 +163,15 @@ public actor CallSession {
         guard let pc = event.peerConnection else { return }
         if let publication, publication.peerConnection == pc {
             await publication.receive(event, in: self)
+        } else if let link = relayedPublication?.link(on: pc) {
+            await link.receive(event, in: self)
         } else if let subscription = subscription(on: pc) {
             await subscription.receive(event, in: self)
         }
     }
 
     func receive(_ event: SignalingEvent) async {
+        await relayedPublication?.receive(event, in: self)
         switch event {
         case .feedsPublished(let feeds):
             await roomChanged(.feedsPublished(feeds))
@@ -206,6 +212,7 @@ public actor CallSession {
 
     func sampleStats() async {
         await publication?.sample(in: self)
+        await relayedPublication?.sample(in: self)
         for subscription in subscriptions { await subscription.sample(in: self) }
     }
 
@@ -214,6 +221,7 @@ public actor CallSession {
     func checkHealth() async {
         for subscription in subscriptions { await subscription.checkHealth(in: self) }
         await publication?.checkHealth(in: self)
+        await relayedPublication?.checkHealth(in: self)
     }
 
     // MARK: - Delivery

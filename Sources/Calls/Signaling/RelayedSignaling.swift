@@ -19,3 +19,40 @@ package struct RelayedSubscriber: Hashable, Sendable {
         self.subscriberId = subscriberId
     }
 }
+
+/// A ``Signaling`` with no router whose publication reaches each subscriber over a media
+/// connection of its own (a relayed call of several friends, a mesh): the session publishes
+/// one peer connection per participant, each offered in a session of its own.
+///
+/// The participants are the room's (``RoomJoin/attendees``, then
+/// ``SignalingEvent/participantJoined(_:display:)`` / ``SignalingEvent/participantLeft(_:)``);
+/// a subscriber that ends its session (stops subscribing) is a
+/// ``SignalingEvent/hangup(_:reason:)`` on that session's handle. ``Signaling/publish(offer:)``
+/// is not used.
+package protocol MeshSignaling: Signaling {
+    /// Opens a publication session towards participant `subscriber`: its handle (for our
+    /// candidates and its events) and the names the publisher's stats arrays give it. Nothing
+    /// is sent yet.
+    func openPublication(to subscriber: FeedID) async throws -> MeshPublicationLink
+    /// Sends `offer` on the session `handle`; returns the subscriber's answer once it accepted.
+    func offerPublication(_ offer: SessionDescription, on handle: RouterHandleID) async throws -> SessionDescription
+    /// Ends the session `handle` (idempotent).
+    func closePublication(_ handle: RouterHandleID) async
+    /// Whether the subscriber of session `handle` wants our video now (`false` once its layer
+    /// policy fell back to audio: ``Signaling/configure(_:streams:)`` with `send: false` on its
+    /// side); `true` for an unknown handle.
+    func subscriberWantsVideo(on handle: RouterHandleID) async -> Bool
+}
+
+/// One publication session of a ``MeshSignaling``: where it goes and how the stats name it.
+package struct MeshPublicationLink: Hashable, Sendable {
+    /// The session's handle: our candidates go there, its events name it.
+    package var handle: RouterHandleID
+    /// The subscriber it reaches, with the session's id.
+    package var subscriber: RelayedSubscriber
+
+    package init(handle: RouterHandleID, subscriber: RelayedSubscriber) {
+        self.handle = handle
+        self.subscriber = subscriber
+    }
+}

@@ -8,10 +8,12 @@ import RTCStats
 ///
 /// Nothing is computed while neither a delegate, a stream nor a sender-stats sender is attached.
 public final class PublisherStatsMonitor: @unchecked Sendable {
-    // @unchecked: `core` is thread-safe; `rawReports`, `pathWatch`, `freshReports` and `storedSenderStatsSender` are only
+    // @unchecked: `core` is thread-safe; `rawReports`, `relayedConnections`, `pathWatch`, `freshReports` and `storedSenderStatsSender` are only
     // touched inside `core.withEngine` / `core.process`, under its lock.
     private let core: MonitorCore<any PublisherNetworkStatsDelegate>
     private var rawReports: [String: StatsReport] = [:]
+    /// The subscriber connection each relayed peer connection reaches (``relay(_:toConnection:subscriber:)``).
+    private var relayedConnections: [String: String] = [:]
     private let relayed: Bool
     /// Whether it makes sender-stats messages, and what they say of audio fallback.
     private let senderStatsTrack: Bool
@@ -117,7 +119,7 @@ public final class PublisherStatsMonitor: @unchecked Sendable {
     public func rtcStatsReport() -> [PublisherRtcStats] {
         core.withEngine { _ in
             rawReports.keys.sorted().compactMap { key in
-                rawReports[key].map { PublisherRtcStats(connectionId: relayed ? key : "", jsonArrayOfReports: $0.jsonArray()) }
+                rawReports[key].map { PublisherRtcStats(connectionId: relayedConnections[key] ?? (relayed ? key : ""), jsonArrayOfReports: $0.jsonArray()) }
             }
         }
     }
@@ -140,17 +142,29 @@ public final class PublisherStatsMonitor: @unchecked Sendable {
         core.withEngine { _ in freshReports = source }
     }
 
-    /// Drops what it kept of a peer connection that is gone (a republish replaced it): its
-    /// raw report is no longer listed.
     /// A relayed call's publication on `peerConnection` reaches one subscriber: from the next
     /// report on, the stats arrays name it (`connectionId`, `subscriberId`) in one element of
     /// their own, as a relayed publisher's do, instead of the routed element with empty ids.
     package func relay(_ peerConnection: PeerConnectionID, toConnection connectionId: String, subscriber subscriberId: String) {
         core.withEngine { engine in
             engine.nameRelayedLink(endpoint: Self.endpoint, peerConnection: peerConnection.rawValue, connectionId: connectionId, subscriberId: subscriberId)
+            relayedConnections[peerConnection.rawValue] = connectionId
         }
     }
 
+    /// A relayed publication's link on `peerConnection` ended (its subscriber left): from the
+    /// next report of another link on, the stats arrays hold no element for it, and its raw
+    /// report is no longer listed.
+    package func endRelay(_ peerConnection: PeerConnectionID) {
+        core.withEngine { engine in
+            engine.forgetRelayedLink(endpoint: Self.endpoint, peerConnection: peerConnection.rawValue)
+            rawReports[peerConnection.rawValue] = nil
+            relayedConnections[peerConnection.rawValue] = nil
+        }
+    }
+
+    /// Drops what it kept of a peer connection that is gone (a republish replaced it): its
+    /// raw report is no longer listed.
     package func forget(peerConnection: PeerConnectionID) {
         core.withEngine { _ in rawReports[peerConnection.rawValue] = nil }
     }

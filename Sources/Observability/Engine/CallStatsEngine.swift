@@ -71,6 +71,12 @@ public struct CallStatsEngine: Sendable {
         receiving.relayedLink(endpoint: endpoint, peerConnection: peerConnection).map { ($0.link.condition, $0.link.reason, $0.time) }
     }
 
+    /// The relayed link on `peerConnection` ended (its subscriber left): its element leaves
+    /// `endpoint`'s publisher arrays from the next report of another link on.
+    package mutating func forgetRelayedLink(endpoint: EndpointID, peerConnection: String) {
+        publishing.forgetRelayedLink(endpoint: endpoint, peerConnection: peerConnection)
+    }
+
     /// Feeds a sender-stats message `endpoint` received over a data channel at `time` (ms, the
     /// clock of the reports). `publisher` is who sent it when the caller knows (the channel it
     /// came on); otherwise the message's own `publisher` field, else ``PublisherID/unnamed``.

@@ -72,6 +72,14 @@ struct PublisherSide: Sendable {
         linkNames[endpoint, default: [:]][peerConnection] = PublisherLink(connectionId: connectionId, subscriberId: subscriberId)
     }
 
+    /// Drops the relayed link on `peerConnection`: its tracker, its latest element and its name.
+    mutating func forgetRelayedLink(endpoint: EndpointID, peerConnection: String) {
+        let link = linkNames[endpoint]?.removeValue(forKey: peerConnection)
+            ?? PublisherLink(connectionId: peerConnection, subscriberId: peerConnection)
+        publishers[endpoint]?.trackers[link] = nil
+        publishers[endpoint]?.latest[link] = nil
+    }
+
     /// Values out of their physical bounds, dropped so far.
     var droppedValues: DroppedValues {
         var total = DroppedValues()

@@ -1,0 +1,140 @@
+import Observability
+
+/// One subscriber's media connection of a relayed publication (a mesh): a publishing peer
+/// connection of its own, offered in a session of its own (``MeshSignaling``), with its own
+/// lifecycle (``MediaConnectionController``, publisher role) and its own element in the
+/// publisher's stats arrays (named by the subscriber's connection and the session's id).
+final class PublicationLinkController {
+    unowned let publication: RelayedPublicationController
+    /// The participant it reaches (its connection id).
+    let subscriber: String
+    let peerConnection: PeerConnectionID
+    let connection: MediaConnectionController
+    /// The session's handle and names, once opened.
+    private(set) var link: MeshPublicationLink?
+    /// The video and audio tracks' enabled state last set on this connection.
+    private var videoEnabled = true
+    private var audioEnabled = true
+
+    init(publication: RelayedPublicationController, subscriber: String, peerConnection: PeerConnectionID, settings: MediaConnectionMachine.Settings) {
+        self.publication = publication
+        self.subscriber = subscriber
+        self.peerConnection = peerConnection
+        connection = MediaConnectionController(settings: settings)
+        connection.role = self
+    }
+
+    var isOpen: Bool { !connection.isClosed }
+    var handle: RouterHandleID? { link?.handle }
+    private var publisher: CallPublisher { publication.publisher }
+
+    // MARK: - Publishing
+
+    /// Opens the subscriber's session, offers our media on it and sets its answer; throws what
+    /// failed (the caller closes the link).
+    func start(on signaling: any MeshSignaling, in session: isolated CallSession) async throws {
+        let link = try await signaling.openPublication(to: FeedID(subscriber))
+        guard isOpen else { return await signaling.closePublication(link.handle) }
+        self.link = link
+        await connection.feed(.peerConnectionStarted(peerConnection, link.handle), in: session)
+        let pc = peerConnection
+        try await session.engine.addLocalMedia(publisher.settings.media, to: pc)
+        try await applyTracks(video: publisher.publishVideo, audio: publisher.publishAudio, in: session)
+        let offer = try await session.engine.createOffer(on: pc, iceRestart: false)
+        try await session.engine.setLocalDescription(offer, on: pc)
+        let answer = try await signaling.offerPublication(offer, on: link.handle)
+        guard isOpen else { return }
+        publisher.statsMonitor.relay(pc, toConnection: link.subscriber.connectionId, subscriber: link.subscriber.subscriberId)
+        for candidate in session.trickle.ready(pc, handle: link.handle) { try? await session.signaling.trickle(candidate, on: link.handle) }
+        try await session.engine.setRemoteDescription(answer, on: pc)
+        await connection.feed(.answerSent(pc), in: session)
+    }
+
+    /// Sets the tracks' enabled state on this connection where it differs.
+    func applyTracks(video: Bool, audio: Bool, in session: isolated CallSession) async throws {
+        if video != videoEnabled {
+            try await session.engine.setTracksEnabled(.video, video, on: peerConnection)
+            videoEnabled = video
+        }
+        if audio != audioEnabled {
+            try await session.engine.setTracksEnabled(.audio, audio, on: peerConnection)
+            audioEnabled = audio
+        }
+    }
+
+    /// Stops it: no more input, its session ended (`endSession`: not when the subscriber
+    /// ended it or the call is over), its peer connection closed, its stats element gone.
+    /// Idempotent.
+    func close(endSession: Bool, in session: isolated CallSession) async {
+        guard isOpen else { return }
+        connection.close()
+        session.trickle.forget(peerConnection)
+        publisher.statsMonitor.endRelay(peerConnection)
+        session.publicationLinkPathsEnded(of: self)
+        if endSession, let handle, let signaling = session.signaling as? any MeshSignaling { await signaling.closePublication(handle) }
+        try? await session.engine.closePeerConnection(peerConnection)
+    }
+
+    // MARK: - Inputs
+
+    /// An engine event of its peer connection.
+    func receive(_ event: MediaEngineEvent, in session: isolated CallSession) async {
+        if case .iceConnectionState(let pc, let state) = event { await connection.feed(.iceState(pc, state), in: session) }
+    }
+
+    // MARK: - Stats
+
+    /// One stats sample: the report read by the publisher's monitor (its element in the
+    /// arrays), the lifecycle fed with the selected pair's progress.
+    func sample(in session: isolated CallSession) async {
+        let pc = peerConnection
+        guard isOpen, let report = try? await session.engine.stats(of: pc), isOpen else { return }
+        session.statsRecorder?(.publisherSample(peerConnection: pc.rawValue, report: report))
+        await feed(publisher.statsMonitor.read(report, peerConnection: pc).connection, in: session)
+    }
+
+    /// Between stats samples: the selected pair's progress, for the lifecycle only.
+    func checkHealth(in session: isolated CallSession) async {
+        let pc = peerConnection
+        guard isOpen, let report = try? await session.engine.stats(of: pc), isOpen else { return }
+        await feed(publisher.statsMonitor.readConnection(report, peerConnection: pc), in: session)
+    }
+
+    /// What the selected pair receives (the subscriber's RTCP and consent responses) stops
+    /// when the path to it is lost.
+    private func feed(_ reading: ConnectionReading, in session: isolated CallSession) async {
+        session.publicationLinkPathsSampled(reading.paths, of: self)
+        let progress = reading.progress
+        await connection.feed(.statsSample(peerConnection, bytesReceived: progress.bytesReceived, responsesReceived: progress.responsesReceived), in: session)
+    }
+}
+
+extension PublicationLinkController: MediaConnectionRole {
+    func emit(_ kind: CallSubscriberEvent.Kind, in session: isolated CallSession) {
+        publication.linkChanged(self, kind)
+    }
+
+    /// Restarting ICE over the mesh signalling is not built: the failure is told, and the
+    /// machine goes on to its next step.
+    func restartIce(on handle: RouterHandleID, in session: isolated CallSession) async {
+        do {
+            let offer = try await session.engine.createOffer(on: peerConnection, iceRestart: true)
+            _ = try await session.signaling.restartPublisherIce(offer: offer)
+        } catch {
+            publisher.deliver([.didFail(CallError.wrapping(error, "publisher ICE restart towards \(subscriber)"))])
+        }
+    }
+
+    /// Publishing again towards one subscriber is not built: the link ends (the subscriber
+    /// sees the stream go; the others keep it).
+    func replace(_ peerConnection: PeerConnectionID, handle: RouterHandleID, in session: isolated CallSession) async {
+        await publication.closeLink(to: subscriber, endSession: true, in: session)
+    }
+
+    /// The publication's stream stays while other links carry it.
+    func destroyStream(in session: isolated CallSession) {}
+
+    func tearDown(_ peerConnection: PeerConnectionID?, handle: RouterHandleID?, in session: isolated CallSession) async {
+        await publication.closeLink(to: subscriber, endSession: true, in: session)
+    }
+}
