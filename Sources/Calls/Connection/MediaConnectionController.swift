@@ -13,6 +13,12 @@ final class MediaConnectionController {
     private(set) var isClosed = false
     /// The subscription or publication this connection belongs to.
     weak var role: (any MediaConnectionRole)?
+    /// The other side's candidates the engine did not take yet (its description was not set,
+    /// or not the one of their ICE generation), tried again when a negotiation ends.
+    var heldRemoteCandidates: [IceCandidate?] = []
+    /// The other side's candidates dropped: the engine refused them after a negotiation too, or
+    /// none of ours was open.
+    var droppedRemoteCandidates = 0
 
     init(settings: MediaConnectionMachine.Settings) {
         machine = MediaConnectionMachine(settings: settings)
@@ -44,6 +50,7 @@ final class MediaConnectionController {
                 await role.tearDown(peerConnection, handle: handle, in: session)
             }
         }
+        if case .answerSent = input { await addHeldRemoteCandidates(in: session) }
     }
 
     /// Stops its timers and takes no more input.

@@ -181,6 +181,10 @@ public actor CallSession {
             } else if let subscription = subscription(on: handle) {
                 await subscription.receive(event, in: self)
             }
+        case .remoteCandidate(let handle, let candidate):
+            await connectionController(on: handle)?.addRemoteCandidate(candidate, in: self)
+        case .iceRestartRequested(let handle):
+            await connectionController(on: handle)?.feed(.restartRequested(handle), in: self)
         }
     }
 
