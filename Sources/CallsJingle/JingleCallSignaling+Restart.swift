@@ -25,6 +25,10 @@ struct JingleIceRestarts: Sendable {
     var subscriptionRestarts: UInt64 = 0
     /// Restart signals that fit no session state (counted, acknowledged, not acted on).
     var ignored = 0
+    /// Watches the XMPP stream: each time it is back, both sessions restart.
+    var streamWatch: Task<Void, Never>?
+    /// Restarts made because the XMPP stream came back.
+    var afterStreamReturns = 0
 
     /// Our restart offer, and whoever waits for its answer.
     struct PendingRestart: Sendable {
@@ -296,12 +300,50 @@ extension JingleCallSignaling {
         eventSink.yield(.iceRestartRequested(Self.publicationHandle))
     }
 
-    /// The call ends: a restart waiting for its answer fails.
-    func failPendingRestart() {
+    /// The call ends: a restart waiting for its answer fails, the stream is no longer watched.
+    func endRestarts() {
+        restarts.streamWatch?.cancel()
+        restarts.streamWatch = nil
         let waiter = restarts.pending?.waiter
         restarts.pending = nil
         waiter?.resume(returning: .failure(SignalingError(sessionLost: true, "restartPublisherIce: the call ended")))
     }
+
+    // MARK: - The XMPP stream back
+
+    /// From the join on: each time the XMPP stream is back (resumed or not), both sessions
+    /// restart ICE. A stream cut is what a device sees first of a network change (its TCP
+    /// connection dies with the address): restarting at once does not wait the 3 s of silence
+    /// the connections' machines need to see the path lost (measured in
+    /// `RealRelayedReconnectTests`: media again 6 s after the change without it).
+    func watchStreamReturns() {
+        guard restarts.streamWatch == nil else { return }
+        let stream = client.events()
+        restarts.streamWatch = Task { [weak self] in
+            for await event in stream {
+                guard case .connected = event else { continue }
+                await self?.streamReturned()
+            }
+        }
+    }
+
+    /// Our publication restarts through the call layer (as the friend's request would make it);
+    /// the friend is asked to restart its own.
+    func streamReturned() async {
+        guard !ended, let device = friendDevice else { return }
+        if let publication, restarts.publicationAccept?.sid == publication.sid, restarts.pending?.sid != publication.sid {
+            restarts.afterStreamReturns += 1
+            eventSink.yield(.iceRestartRequested(Self.publicationHandle))
+        }
+        if let publication = friendPublication, publication.accepted {
+            restarts.afterStreamReturns += 1
+            try? await setWhenConnected(JingleIceRestartShape.request(sid: publication.sid), to: device)
+        }
+    }
+
+    /// ICE restarts asked for (ours through the call layer, the friend's by a request) because
+    /// the XMPP stream came back.
+    public var restartsAfterStreamReturns: Int { restarts.afterStreamReturns }
 
     /// An IQ set that waits (up to ``streamReturnPatience``) for the stream to come back when
     /// it is down: a network change cuts it just when ICE needs restarting.

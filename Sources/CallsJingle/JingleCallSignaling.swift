@@ -33,7 +33,9 @@ import XMPPClient
 ///   goes back as one. ``restartIce(_:)`` asks the friend with a `session-info` holding
 ///   `<restart-ice xmlns='urn:callscope:jingle:friend:0'/>`; the friend's request becomes
 ///   ``SignalingEvent/iceRestartRequested(_:)`` of our publication. Restart signals that fit no
-///   state are counted (``ignoredRestartSignals``).
+///   state are counted (``ignoredRestartSignals``). Each time the XMPP stream comes back (a
+///   network change cuts it first), both sessions restart: ours by that event, the friend's by
+///   a request (``restartsAfterStreamReturns``).
 /// - **The end.** ``unpublish()`` and ``close(_:)`` terminate their session (`success`);
 ///   ``leave()`` terminates both and sends XEP-0353 `finish`. The friend's `session-terminate`
 ///   of its publication becomes ``SignalingEvent/feedUnpublished(_:)``; its `finish` becomes
@@ -124,6 +126,7 @@ public actor JingleCallSignaling: Signaling {
         guard let device else {
             throw SignalingError("join: \(friend) did not \(role == .caller ? "proceed" : "propose") within \(answerTimeout)")
         }
+        watchStreamReturns()
         return RoomJoin(participantID: FeedID(own.description), participantHandle: Self.publicationHandle, feeds: [],
                         attendees: [RouterAttendee(id: FeedID(device.description), display: friend.description)])
     }
@@ -264,7 +267,7 @@ public actor JingleCallSignaling: Signaling {
             }
         }
         publication?.answerWaiter?.resume(returning: .failure(SignalingError(sessionLost: true, "publish: the call ended")))
-        failPendingRestart()
+        endRestarts()
         publication = nil
         friendPublication = nil
         wakeOfferWaiters()

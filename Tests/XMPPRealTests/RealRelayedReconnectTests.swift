@@ -3,6 +3,7 @@ import CallsChromium
 import CallsJingle
 import Foundation
 import Observability
+import RTCStats
 import Testing
 import XMPP
 import XMPPClient
@@ -46,7 +47,7 @@ struct RealRelayedReconnectTests {
             engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions(fakeCameraFrameRate: 15)))
             engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions(chromiumPath: try namespace.chromiumWrapper(in: work), fakeCameraFrameRate: 15,
                                                                                 extraArguments: ["--remote-debugging-pipe"])))
-            try await scenario(try #require(servers), namespace: namespace, aliceEngine: engines[0], bobEngine: engines[1])
+            try await scenario(try #require(servers), namespace: namespace, aliceEngine: NotedMediaEngine(engines[0]), bobEngine: NotedMediaEngine(engines[1]))
         } catch {
             Issue.record("relayed-reconnect: \(error)")
         }
@@ -57,7 +58,7 @@ struct RealRelayedReconnectTests {
         try? FileManager.default.removeItem(atPath: work)
     }
 
-    private func scenario(_ servers: ProsodyServers, namespace: FriendsNamespace, aliceEngine: ChromiumMediaEngine, bobEngine: ChromiumMediaEngine) async throws {
+    private func scenario(_ servers: ProsodyServers, namespace: FriendsNamespace, aliceEngine: NotedMediaEngine, bobEngine: NotedMediaEngine) async throws {
         let alice = client(servers, "alice"), bob = client(servers, "bob")
         let aliceLog = EventLog.recording(alice), bobLog = EventLog.recording(bob)
         try await alice.connect()
@@ -95,7 +96,7 @@ struct RealRelayedReconnectTests {
         }
         let bobSubscriber = CallSubscriber(stream: aliceStream), aliceSubscriber = CallSubscriber(stream: bobStream)
         let bobLifecycle = TimedRecorder(bobSubscriber.events), aliceLifecycle = TimedRecorder(aliceSubscriber.events)
-        let bobVideo = VideoBytes(bobSubscriber.statsMonitor.events), aliceVideo = VideoBytes(aliceSubscriber.statsMonitor.events)
+        let bobVideo = VideoBytes(bobEngine), aliceVideo = VideoBytes(aliceEngine)
         let subscribing = ContinuousClock.now
         try await bobSession.subscribe(bobSubscriber)
         try await aliceSession.subscribe(aliceSubscriber)
@@ -123,17 +124,24 @@ struct RealRelayedReconnectTests {
         let resumedFlag: Bool? = if case .connected(_, let flag)? = resumed?.event { flag } else { nil }
 
         // Media again: received video bytes grow on both sides after having stopped.
-        let bobStalled = await bobVideo.flat(after: change, within: .seconds(10))
-        let aliceStalled = await aliceVideo.flat(after: change, within: .seconds(10))
-        let bobBack = await bobVideo.growing(after: bobStalled ?? change, within: .seconds(40))
-        let aliceBack = await aliceVideo.growing(after: aliceStalled ?? change, within: .seconds(40))
+        // Media flowing at the end on both sides (received bytes grow from a sample taken 10 s
+        // after the change on), and how long it was interrupted.
+        let settled = change + .seconds(10)
+        let bobBack = await bobVideo.growing(after: settled, within: .seconds(30))
+        let aliceBack = await aliceVideo.growing(after: settled, within: .seconds(30))
+        let bobGap = bobVideo.interruption(after: change), aliceGap = aliceVideo.interruption(after: change)
+        func describe(_ gap: (lastBefore: ContinuousClock.Instant, back: ContinuousClock.Instant?)?) -> String {
+            guard let gap else { return "never stopped" }
+            return "last before the gap \(seconds(gap.lastBefore, from: change)), again \(seconds(gap.back, from: change))"
+        }
         log("measured: bob's stream back \(seconds(resumed?.at, from: change)) (resumed: \(resumedFlag.map(String.init) ?? "-")); "
-            + "media stopped at bob \(seconds(bobStalled, from: change)), alice \(seconds(aliceStalled, from: change)); "
-            + "media again at bob \(seconds(bobBack, from: change)), alice \(seconds(aliceBack, from: change))")
+            + "bob's video \(describe(bobGap)); alice's video \(describe(aliceGap))")
         try await Task.sleep(for: .seconds(2))
         log("bob's subscriber \(bobLifecycle.timeline(from: change)); alice's subscriber \(aliceLifecycle.timeline(from: change))")
         log("alice's publisher \(alicePublisherEvents.timeline(from: change)); bob's publisher \(bobPublisherEvents.timeline(from: change))")
         log("bob's video bytes \(bobVideo.samples(from: change)); alice's \(aliceVideo.samples(from: change))")
+        log("alice's engine \(aliceEngine.notes(from: change))")
+        log("bob's engine \(bobEngine.notes(from: change))")
 
         let bobRecent = await bobLog.events.suffix(4)
         #expect(resumedFlag == true, "bob's stream resumed (XEP-0198): \(bobRecent)")
@@ -149,7 +157,7 @@ struct RealRelayedReconnectTests {
             #expect(lost.isEmpty, "\(name) lost nobody: \(events.timeline(from: change))")
         }
         for (name, signaling) in [("alice", aliceSignaling), ("bob", bobSignaling)] {
-            log("\(name)'s signalling: unused remote candidates \(await signaling.unusedRemoteCandidates), ignored restart signals \(await signaling.ignoredRestartSignals), malformed \(await signaling.malformedInputs)")
+            log("\(name)'s signalling: unused remote candidates \(await signaling.unusedRemoteCandidates), ignored restart signals \(await signaling.ignoredRestartSignals), malformed \(await signaling.malformedInputs), restarts after the stream came back \(await signaling.restartsAfterStreamReturns)")
         }
         await bobSession.disconnect()
         await aliceSession.disconnect()
@@ -202,17 +210,23 @@ final class TimedRecorder<Element: Sendable>: @unchecked Sendable {
     }
 }
 
-/// A subscriber's received video bytes, from its stats monitor's samples (one a second).
+/// A subscriber's received video bytes (its `inbound-rtp` of kind video), read from the
+/// engine every 200 ms: finer than the SDK's 1 s samples, for the time media is back.
 final class VideoBytes: @unchecked Sendable {
     // @unchecked: `stored` is only touched under `lock`.
     private let lock = NSLock()
     private var stored: [(at: ContinuousClock.Instant, bytes: UInt64)] = []
     private var task: Task<Void, Never>?
 
-    init(_ callbacks: AsyncStream<StatsCallback>) {
+    /// Polls the first peer connection `engine` answered on (the subscriber's).
+    init(_ engine: NotedMediaEngine) {
         task = Task { [weak self] in
-            for await callback in callbacks {
-                if case .subscriberVideoNetworkStatsUpdated(let stats) = callback.event { self?.append(stats.videoBytesReceived) }
+            while !Task.isCancelled {
+                if let pc = engine.answeringPeerConnections.first, let report = try? await engine.stats(of: pc) {
+                    let video = report.entries(ofType: .inboundRTP).filter { $0.kind == "video" }
+                    if !video.isEmpty { self?.append(UInt64(video.reduce(0) { $0 + ($1.bytesReceived ?? 0) })) }
+                }
+                try? await Task.sleep(for: .milliseconds(200))
             }
         }
     }
@@ -225,7 +239,7 @@ final class VideoBytes: @unchecked Sendable {
 
     /// "+t bytes" from `start` on.
     func samples(from start: ContinuousClock.Instant) -> [String] {
-        samples.filter { $0.at >= start }.map { String(format: "+%.1f %llu", RealRelayedReconnectTests.seconds($0.at - start), $0.bytes) }
+        samples.filter { $0.at >= start }.prefix(40).map { String(format: "+%.1f %llu", RealRelayedReconnectTests.seconds($0.at - start), $0.bytes) }
     }
 
     /// When a sample after `start` first counted more bytes than the sample before it.
@@ -233,9 +247,21 @@ final class VideoBytes: @unchecked Sendable {
         await first(within: timeout) { previous, sample in sample.at > start && previous.at >= start && sample.bytes > previous.bytes }
     }
 
-    /// When a sample after `start` first counted no more bytes than the sample before it.
-    func flat(after start: ContinuousClock.Instant, within timeout: Duration) async -> ContinuousClock.Instant? {
-        await first(within: timeout) { previous, sample in sample.at > start && sample.bytes <= previous.bytes }
+    /// The first interruption after `start`: the last sample before it and the first sample
+    /// that counted bytes again. An interruption is a sample with no more bytes than the one
+    /// before (200 ms without video at 15 fps) or no sample for over 600 ms (the engine lists
+    /// no video stream: Chromium drops it during the restart and starts a new one, whose
+    /// counter starts at zero, so a lower value above zero counts as bytes again). `nil`:
+    /// media never stopped.
+    func interruption(after start: ContinuousClock.Instant) -> (lastBefore: ContinuousClock.Instant, back: ContinuousClock.Instant?)? {
+        let all = samples
+        guard let first = all.indices.dropFirst().first(where: { index in
+            all[index].at > start && (all[index].bytes <= all[index - 1].bytes || all[index].at - all[index - 1].at > .milliseconds(600))
+        }) else { return nil }
+        let back = all.indices.dropFirst(first).first { index in
+            all[index].bytes > all[index - 1].bytes || (all[index].bytes < all[index - 1].bytes && all[index].bytes > 0)
+        }
+        return (all[first - 1].at, back.map { all[$0].at })
     }
 
     private func first(within timeout: Duration,
@@ -248,4 +274,75 @@ final class VideoBytes: @unchecked Sendable {
             try? await Task.sleep(for: .milliseconds(50))
         }
     }
+}
+
+/// A media engine that passes everything to another and notes, with when, the calls of a
+/// renegotiation (offers, descriptions, remote candidates) and any call that took over 250 ms:
+/// what the test prints after the change.
+final class NotedMediaEngine: MediaEngine, @unchecked Sendable {
+    // @unchecked: `stored` is only touched under `lock`.
+    private let engine: any MediaEngine
+    private let lock = NSLock()
+    private var stored: [(at: ContinuousClock.Instant, line: String)] = []
+    private var answering: [PeerConnectionID] = []
+    var events: AsyncStream<MediaEngineEvent> { engine.events }
+
+    init(_ engine: any MediaEngine) { self.engine = engine }
+
+    /// "+1.23 s line" from `start` on.
+    func notes(from start: ContinuousClock.Instant) -> [String] {
+        lock.withLock { stored }.filter { $0.at >= start }.map { String(format: "+%.2f s ", RealRelayedReconnectTests.seconds($0.at - start)) + $0.line }
+    }
+
+    private func timed<T>(_ name: String, always: Bool = false, _ body: () async throws -> T) async throws -> T {
+        let start = ContinuousClock.now
+        defer {
+            let took = ContinuousClock.now - start
+            if always || took > .milliseconds(250) {
+                lock.withLock { stored.append((start, name + String(format: " (%.0f ms)", RealRelayedReconnectTests.seconds(took) * 1000))) }
+            }
+        }
+        return try await body()
+    }
+
+    func makePeerConnection(_ configuration: PeerConnectionConfiguration) async throws -> PeerConnectionID {
+        try await timed("make") { try await engine.makePeerConnection(configuration) }
+    }
+    func closePeerConnection(_ id: PeerConnectionID) async throws { try await timed("close \(id)", always: true) { try await engine.closePeerConnection(id) } }
+    func addLocalMedia(_ settings: LocalMediaSettings, to id: PeerConnectionID) async throws { try await engine.addLocalMedia(settings, to: id) }
+    func createOffer(on id: PeerConnectionID, iceRestart: Bool) async throws -> SessionDescription {
+        try await timed("createOffer \(id) restart \(iceRestart)", always: true) { try await engine.createOffer(on: id, iceRestart: iceRestart) }
+    }
+    func setLocalDescription(_ description: SessionDescription, on id: PeerConnectionID) async throws {
+        try await timed("setLocal \(id) \(description.kind)", always: true) { try await engine.setLocalDescription(description, on: id) }
+    }
+    func createAnswer(on id: PeerConnectionID) async throws -> SessionDescription {
+        lock.withLock { if !answering.contains(id) { answering.append(id) } }
+        return try await timed("createAnswer \(id)", always: true) { try await engine.createAnswer(on: id) }
+    }
+
+    /// The peer connections answered on, first first (a subscriber's).
+    var answeringPeerConnections: [PeerConnectionID] { lock.withLock { answering } }
+    func setRemoteDescription(_ description: SessionDescription, on id: PeerConnectionID) async throws {
+        try await timed("setRemote \(id) \(description.kind)", always: true) { try await engine.setRemoteDescription(description, on: id) }
+    }
+    func addRemoteCandidate(_ candidate: IceCandidate?, on id: PeerConnectionID) async throws {
+        let address = candidate.map { $0.candidate.split(separator: " ").dropFirst(4).prefix(2).joined(separator: ":") } ?? "end"
+        do {
+            try await timed("addCandidate \(id) \(address)", always: true) { try await engine.addRemoteCandidate(candidate, on: id) }
+        } catch {
+            lock.withLock { stored.append((.now, "addCandidate \(id) \(address) refused")) }
+            throw error
+        }
+    }
+    func openDataChannel(label: String, on id: PeerConnectionID) async throws { try await engine.openDataChannel(label: label, on: id) }
+    func sendData(_ text: String, label: String, on id: PeerConnectionID) async throws {
+        try await timed("send \(id)") { try await engine.sendData(text, label: label, on: id) }
+    }
+    func setTracksEnabled(_ kind: MediaKind, _ enabled: Bool, on id: PeerConnectionID) async throws {
+        try await engine.setTracksEnabled(kind, enabled, on: id)
+    }
+    func setVideoFrameSink(_ sink: VideoFrameSink?, on id: PeerConnectionID) async throws { try await engine.setVideoFrameSink(sink, on: id) }
+    func stats(of id: PeerConnectionID) async throws -> StatsReport { try await timed("stats \(id)") { try await engine.stats(of: id) } }
+    func shutdown() async { await engine.shutdown() }
 }

@@ -9,7 +9,8 @@ import Observability
 /// state needs no lock. Its timers hold it weakly.
 final class MediaConnectionController {
     private(set) var machine: MediaConnectionMachine
-    private var timers: [Task<Void, Never>] = []
+    /// Its timers and requested restarts, cancelled by ``close()``.
+    var timers: [Task<Void, Never>] = []
     private(set) var isClosed = false
     /// The subscription or publication this connection belongs to.
     weak var role: (any MediaConnectionRole)?

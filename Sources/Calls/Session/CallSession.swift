@@ -184,7 +184,7 @@ public actor CallSession {
         case .remoteCandidate(let handle, let candidate):
             await connectionController(on: handle)?.addRemoteCandidate(candidate, in: self)
         case .iceRestartRequested(let handle):
-            await connectionController(on: handle)?.feed(.restartRequested(handle), in: self)
+            connectionController(on: handle)?.requestRestart(on: handle, in: self)
         }
     }
 

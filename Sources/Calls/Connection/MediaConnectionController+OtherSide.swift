@@ -1,3 +1,5 @@
+// What the other side of a media connection sends besides its descriptions: its trickled
+// candidates and its requests for an ICE restart (a relayed call's friend).
 import Observability
 
 // MARK: - The other side's trickled candidates
@@ -36,6 +38,22 @@ extension MediaConnectionController {
                 droppedRemoteCandidates += 1
             }
         }
+    }
+}
+
+// MARK: - The other side's restart request
+
+extension MediaConnectionController {
+    /// The other side asks for an ICE restart: fed to the machine in a task of its own (on the
+    /// session's executor, as the timers), not in the session's event loop. A publisher's
+    /// restart waits for the other side's answer, and when both sides restart at once each
+    /// answer needs the other side's event loop (to answer the restart offer it received):
+    /// with the loops waiting, both restarts would wait for their timeout (measured: 5 s).
+    func requestRestart(on handle: RouterHandleID, in session: isolated CallSession) {
+        guard !isClosed else { return }
+        timers.append(Task { [weak self] in
+            await self?.feed(.restartRequested(handle), in: session)
+        })
     }
 }
 
