@@ -175,6 +175,110 @@ import XMPPClient
         await client.disconnect()
     }
 
+    /// ``JingleCallSignalingScriptedTests/Server`` that logs in again after a cut: SASL on each
+    /// connection (that server answers every later `open` as authenticated).
+    final class ReconnectingServer: XMPPTransport, @unchecked Sendable {
+        // @unchecked: all mutable state is inside `state`.
+        private let state = Locked<(continuation: AsyncStream<XMPPTransportEvent>.Continuation?, authenticated: Bool, sent: [String])>((nil, false, []))
+
+        func connect(timeout: Duration) async throws(XMPPError) -> AsyncStream<XMPPTransportEvent> {
+            let (stream, continuation) = AsyncStream<XMPPTransportEvent>.makeStream()
+            state.withLock {
+                $0.continuation = continuation
+                $0.authenticated = false
+            }
+            return stream
+        }
+
+        func send(_ text: String) async throws(XMPPError) {
+            let authenticated = state.withLock { state -> Bool in
+                state.sent.append(text)
+                return state.authenticated
+            }
+            let element = try XMPPElementReader.read(Array(text.utf8))
+            let id = element.attributes["id"] ?? ""
+            switch element.name {
+            case "open":
+                deliver("<open xmlns='urn:ietf:params:xml:ns:xmpp-framing' version='1.0' from='example.org' id='1'/>")
+                deliver(authenticated
+                    ? "<stream:features xmlns:stream='http://etherx.jabber.org/streams'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'/></stream:features>"
+                    : "<stream:features xmlns:stream='http://etherx.jabber.org/streams'><mechanisms xmlns='urn:ietf:params:xml:ns:xmpp-sasl'><mechanism>PLAIN</mechanism></mechanisms></stream:features>")
+            case "auth":
+                state.withLock { $0.authenticated = true }
+                deliver("<success xmlns='urn:ietf:params:xml:ns:xmpp-sasl'/>")
+            case "iq" where element.child("bind", namespace: XMPPNamespace.bind) != nil:
+                deliver("<iq xmlns='jabber:client' type='result' id='\(id)'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><jid>me@example.org/r</jid></bind></iq>")
+            case "iq" where element.child("query", namespace: XMPPNamespace.roster) != nil:
+                deliver("<iq xmlns='jabber:client' type='result' id='\(id)'><query xmlns='jabber:iq:roster'/></iq>")
+            case "iq" where element.attributes["type"] == "set" && element.attributes["to"] == JingleCallRestartScriptedTests.aliceDevice:
+                deliver("<iq xmlns='jabber:client' type='result' id='\(id)' from='\(JingleCallRestartScriptedTests.aliceDevice)'/>")
+            default:
+                break
+            }
+        }
+
+        var sent: [String] { state.withLock { $0.sent } }
+        func deliver(_ text: String) { _ = state.withLock { $0.continuation }?.yield(.message(Array(text.utf8))) }
+        func close() async { end(nil) }
+        func abort() { end(XMPPError(.transport, "aborted")) }
+        func end(_ error: XMPPError?) {
+            let continuation = state.withLock { $0.continuation }
+            continuation?.yield(.closed(error))
+            continuation?.finish()
+        }
+    }
+
+    @Test func whenTheStreamComesBackBothSessionsRestart() async throws {
+        let offer = try fixture("chromium-audio-video-offer.sdp"), answer = try fixture("chromium-audio-video-answer.sdp")
+        let server = ReconnectingServer()
+        let client = XMPPClient(
+            account: XMPPAccount(jid: JID("me@example.org")!, password: "pw", resource: "r", webSocketURL: URL(string: "ws://127.0.0.1:1/x")!, allowsPlainAuthentication: true),
+            configuration: XMPPClientConfiguration(pingInterval: .seconds(3600), reconnectionDelays: [.milliseconds(50)]), transport: { _ in server })
+        try await client.connect()
+        let signaling = JingleCallSignaling(client: client, friend: JID("alice@example.org")!, role: .callee, answerTimeout: .seconds(5), gatheringWait: .seconds(5))
+        let events = Locked<[SignalingEvent]>([])
+        let stream = signaling.events
+        let reader = Task { for await event in stream { events.withLock { $0.append(event) } } }
+        defer { reader.cancel() }
+        let joining = Task { try await signaling.join(display: "me") }
+        #expect(await waitUntil { server.sent.contains { $0.contains("<bind") } })
+        try await Task.sleep(for: .milliseconds(50))
+        server.deliver("<message xmlns='jabber:client' type='chat' from='\(Self.aliceDevice)'><propose xmlns='urn:xmpp:jingle-message:0' id='call3'><description xmlns='urn:xmpp:jingle:apps:rtp:1' media='audio'/></propose></message>")
+        let join = try await joining.value
+
+        // The stream cut and back before anything was negotiated: nothing to restart.
+        let binds = server.sent.filter { $0.contains("<bind") }.count
+        server.end(XMPPError(.transport, "cut"))
+        #expect(await waitUntil { server.sent.filter { $0.contains("<bind") }.count == binds + 1 })
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(events.withLock { $0 }.isEmpty && !server.sent.contains { $0.contains("restart-ice") })
+
+        // Her publication, our subscription, our publication, all accepted.
+        server.deliver(iq("j1", JingleRequest(action: .sessionInitiate, sessionID: "call3-alice", initiator: Self.aliceDevice,
+                                              session: try JingleSession(sdp: offer, writtenBy: .initiator))))
+        #expect(await waitUntil { events.withLock { $0.count } == 1 })
+        let subscription = try await signaling.subscribe(to: FeedID(Self.aliceDevice))
+        try await signaling.start(subscription.handle, answer: SessionDescription(kind: .answer, sdp: answer))
+        let publishing = Task { try await signaling.publish(offer: SessionDescription(kind: .offer, sdp: offer)) }
+        #expect(await waitUntil { server.sent.contains { $0.contains("action=\"session-initiate\"") } })
+        let initiate = try #require(server.sent.first { $0.contains("action=\"session-initiate\"") })
+        let sid = try #require(initiate.firstRange(of: #/sid="([^"]+)"/#).map { String(initiate[$0].dropFirst(5).dropLast()) })
+        server.deliver(iq("a1", JingleRequest(action: .sessionAccept, sessionID: sid, responder: Self.aliceDevice,
+                                              session: try JingleSession(sdp: answer, writtenBy: .responder))))
+        _ = try await publishing.value
+
+        // Cut again: once back, our publication is asked to restart (through the call layer)
+        // and she is asked to restart hers.
+        server.end(XMPPError(.transport, "cut"))
+        #expect(await waitUntil { events.withLock { $0.last } == .iceRestartRequested(join.participantHandle) })
+        #expect(await waitUntil { server.sent.contains { $0.contains("restart-ice") } })
+        let request = try #require(server.sent.first { $0.contains("restart-ice") })
+        #expect(request.contains("action=\"session-info\"") && request.contains("sid=\"call3-alice\"") && request.contains("to=\"\(Self.aliceDevice)\""))
+        #expect(await signaling.restartsAfterStreamReturns == 2)
+        await signaling.leave()
+        await client.disconnect()
+    }
+
     @Test func aRestartNobodyAnswersFailsWithinFiveSecondsAndTheNextOneWorks() async throws {
         let offer = try fixture("chromium-audio-video-offer.sdp"), answer = try fixture("chromium-audio-video-answer.sdp")
         let server = Server()
