@@ -76,6 +76,24 @@ import Testing
         await rig.session.disconnect()
     }
 
+    @Test func aCandidateHeldForAPeerConnectionThatIsReplacedIsDropped() async throws {
+        let published = try await PublisherReconnectionTests.published()
+        let rig = published.rig
+        rig.engine.failNext("addCandidate pc-1", with: MediaEngineError(.rejected, "unknown ufrag"))
+        rig.signaling.emit(.remoteCandidate(FakeSignaling.participantHandle, IceCandidate(candidate: "candidate:2 1 udp 1 192.0.2.8 40001 typ host", sdpMid: "0", sdpMLineIndex: nil)))
+        await eventually("held") { await rig.session.remoteCandidateCounts(on: FakeSignaling.participantHandle)?.held == 1 }
+        // The router hangs up: a new peer connection on a new handle; the old one's candidate
+        // is not tried on it.
+        rig.signaling.emit(.hangup(FakeSignaling.participantHandle, reason: "gone"))
+        let newHandle = RouterHandleID("participant-1")
+        await eventually("republished") { await rig.session.remoteCandidateCounts(on: newHandle) != nil }
+        await eventually("negotiated") { rig.engine.calls.contains { $0.hasPrefix("setRemote pc-2") } }
+        let counts = await rig.session.remoteCandidateCounts(on: newHandle)
+        #expect(counts?.held == 0 && counts?.dropped == 1)
+        #expect(!rig.engine.calls.contains { $0.hasPrefix("addCandidate pc-2") })
+        await rig.session.disconnect()
+    }
+
     @Test func aPublishersRefusedCandidateIsTriedAgainAfterTheRequestedRestartThenDropped() async throws {
         let published = try await PublisherReconnectionTests.published()
         let rig = published.rig

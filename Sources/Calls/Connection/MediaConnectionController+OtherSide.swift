@@ -25,6 +25,12 @@ extension MediaConnectionController {
         }
     }
 
+    /// A new peer connection: the candidates held for the one before are dropped.
+    func dropHeldRemoteCandidates() {
+        droppedRemoteCandidates += heldRemoteCandidates.count
+        heldRemoteCandidates.removeAll()
+    }
+
     /// After a negotiation: the held candidates, once more each.
     func addHeldRemoteCandidates(in session: isolated CallSession) async {
         guard !heldRemoteCandidates.isEmpty, let pc = peerConnection else { return }

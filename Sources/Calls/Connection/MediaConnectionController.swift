@@ -51,7 +51,11 @@ final class MediaConnectionController {
                 await role.tearDown(peerConnection, handle: handle, in: session)
             }
         }
-        if case .answerSent = input { await addHeldRemoteCandidates(in: session) }
+        switch input {
+        case .answerSent: await addHeldRemoteCandidates(in: session)
+        case .peerConnectionStarted: dropHeldRemoteCandidates()   // the old connection's
+        default: break
+        }
     }
 
     /// Stops its timers and takes no more input.
