@@ -164,6 +164,12 @@ netns_suite 120 RealFriendNetworkChangeTests
 # subscribers' source is local. 22.7-27.5 s for the test in seven runs; 29.0 s with swift test's start (run 4)
 # (2026-12-02, machine shared).
 netns_suite 90 RealMeshCallTests
+# Issue 24's network change mid-call (docs/peer-to-peer.md, "Reconnection, candidates and ICE
+# restarts"): a relayed call with video both ways, Bob's Chromium in csrig-friends; his address
+# moves to another subnet and his XMPP stream is cut: the stream resumes, ICE restarts over
+# Jingle bring video back both ways, nobody is disconnected. 19.9-20.2 s in three runs, 20.6-21.1 s
+# with swift test's start (2026-12-02).
+netns_suite 90 RealRelayedReconnectTests
 # Subscriber and publisher blackouts of 8 s and 40 s, and a signaling-only outage
 # (docs/reconnection.md). ~170 s.
 netns_suite 420 RealReconnectionTests

@@ -9,6 +9,8 @@ enum JingleCallInput: Sendable {
     case message(JingleMessage, from: JID)
     /// The friend sent a Jingle IQ or XEP-0353 message that does not read (refused or dropped).
     case malformed
+    /// The friend asks for an ICE restart of a session (JingleCallSignaling+Restart.swift).
+    case iceRestartRequest(sid: String, from: JID)
 }
 
 extension JingleCallSignaling {
@@ -24,7 +26,7 @@ extension JingleCallSignaling {
                 sink.yield(.malformed)
                 return "bad-request"
             }
-            sink.yield(.request(request, from: from))
+            sink.yield(JingleIceRestartShape.isRequest(payload) ? .iceRestartRequest(sid: request.sessionID, from: from) : .request(request, from: from))
             return nil
         }
         await client.handleMessages(namespace: JingleNamespace.jingleMessage) { payload, from in
@@ -45,6 +47,8 @@ extension JingleCallSignaling {
         case .message(let message, let from): await receive(message, from: from)
         case .request(let request, let from): receive(request, from: from)
         case .malformed: malformedInputs += 1
+        case .iceRestartRequest(let sid, let from) where from == friendDevice: receiveRestartRequest(sid: sid)
+        case .iceRestartRequest: break
         }
     }
 
@@ -87,9 +91,10 @@ extension JingleCallSignaling {
             let answer = Result<SessionDescription, any Error> {
                 SessionDescription(kind: .answer, sdp: try request.session.sdp(answering: publication.offer))
             }
+            rememberAccept(request.session, sid: publication.sid)
             answerArrived(sid: publication.sid, answer)
         case .transportInfo:
-            unusedRemoteCandidates += request.trickleCandidates.count
+            receiveTransportInfo(request)
         case .sessionTerminate:
             if request.sessionID == friendPublication?.sid {
                 friendPublication = nil

@@ -21,20 +21,28 @@ import XMPPClient
 ///   ``subscribe(to:)`` returns its offer; ``start(_:answer:)`` answers with a `session-accept`.
 ///   Which session a `session-accept`, `transport-info` or `session-terminate` concerns is told
 ///   by its `sid`: ours is our publication, the friend's is our subscription.
-/// - **Candidates.** Ours are trickled as `transport-info`. The call layer has no way to add a
-///   remote candidate (a router puts its own in its SDP), so the subscribing side sends its
-///   `session-accept` once its gathering completed (at most ``gatheringWait``) with its
-///   candidates inside, and the publishing side's connectivity checks reach it as
-///   peer-reflexive candidates. Candidates that arrive in a `transport-info` are counted
-///   (``unusedRemoteCandidates``), not applied.
+/// - **Candidates.** Ours are trickled as `transport-info`; the friend's become
+///   ``SignalingEvent/remoteCandidate(_:_:)`` of the session's handle (a subscription's are held
+///   until its answer is given), so the subscribing side sends its `session-accept` at once.
+///   Candidates of a content no session of ours has are counted (``unusedRemoteCandidates``).
+/// - **ICE restarts** (the wire shapes of friend connections): ``restartPublisherIce(offer:)``
+///   sends the offer's new ICE credentials as a `transport-info` (every content with `ufrag` and
+///   `pwd`, no candidate) and returns the answer made of the friend's credentials, which come
+///   the same way; the friend's such `transport-info` on its publication becomes
+///   ``SignalingEvent/offer(_:_:)`` of our subscription, whose answer (``start(_:answer:)``)
+///   goes back as one. ``restartIce(_:)`` asks the friend with a `session-info` holding
+///   `<restart-ice xmlns='urn:callscope:jingle:friend:0'/>`; the friend's request becomes
+///   ``SignalingEvent/iceRestartRequested(_:)`` of our publication. Restart signals that fit no
+///   state are counted (``ignoredRestartSignals``). Each time the XMPP stream comes back (a
+///   network change cuts it first), both sessions restart: ours by that event, the friend's by
+///   a request (``restartsAfterStreamReturns``).
 /// - **The end.** ``unpublish()`` and ``close(_:)`` terminate their session (`success`);
 ///   ``leave()`` terminates both and sends XEP-0353 `finish`. The friend's `session-terminate`
 ///   of its publication becomes ``SignalingEvent/feedUnpublished(_:)``; its `finish` becomes
 ///   ``SignalingEvent/participantLeft(_:)``.
 /// - **No router.** ``configure(_:streams:)`` and ``sendConfigure(_:streams:)`` do nothing (the
 ///   friend receives what the connection negotiated; nothing forwards layers);
-///   ``restartPublisherIce(offer:)``, ``restartIce(_:)`` and ``republish(offer:display:participantID:)``
-///   throw a ``SignalingError`` (not built yet).
+///   ``republish(offer:display:participantID:)`` throws a ``SignalingError`` (not built yet).
 ///
 /// One call per client at a time: the signalling takes the client's Jingle IQs and XEP-0353
 /// messages (a ``Friends`` `FriendManager` on the same client would lose its Jingle IQs).
@@ -47,7 +55,7 @@ public actor JingleCallSignaling: Signaling {
     let role: JingleCallRole
     /// How long ``publish(offer:)`` waits for the friend's `session-accept`.
     public let answerTimeout: Duration
-    /// How long the subscribing side waits for its candidates before it sends its `session-accept`.
+    /// How long ``subscribe(to:)`` waits for the friend's `session-initiate` still on its way.
     public let gatheringWait: Duration
 
     var callID: String?
@@ -63,12 +71,15 @@ public actor JingleCallSignaling: Signaling {
     /// The friend's publication we know of (its offer), and our subscription to it.
     var friendPublication: FriendPublication?
     var offerWaiters: [CheckedContinuation<Void, Never>] = []
-    /// Remote candidates received in a `transport-info` (not applied: see the type's notes).
+    /// Remote candidates received in a `transport-info` that no session of ours can apply (their
+    /// content is not one of its contents, or too many held before our answer).
     public internal(set) var unusedRemoteCandidates = 0
     /// The friend's Jingle IQs refused as malformed (`bad-request`) and XEP-0353 messages
     /// dropped as malformed.
     public internal(set) var malformedInputs = 0
     var ended = false
+    /// ICE restarts and the friend's candidates held (JingleCallSignaling+Restart.swift).
+    var restarts = JingleIceRestarts()
 
     static let publicationHandle = RouterHandleID("jingle-publication")
 
@@ -115,6 +126,7 @@ public actor JingleCallSignaling: Signaling {
         guard let device else {
             throw SignalingError("join: \(friend) did not \(role == .caller ? "proceed" : "propose") within \(answerTimeout)")
         }
+        watchStreamReturns()
         return RoomJoin(participantID: FeedID(own.description), participantHandle: Self.publicationHandle, feeds: [],
                         attendees: [RouterAttendee(id: FeedID(device.description), display: friend.description)])
     }
@@ -151,9 +163,10 @@ public actor JingleCallSignaling: Signaling {
         try await client.set(JingleRequest(action: .sessionTerminate, sessionID: sid, reason: JingleReason(.success)).element, to: device)
     }
 
-    /// Not built for Jingle yet: throws.
+    /// Sends `offer`'s new ICE credentials as a `transport-info` of our publication's session;
+    /// returns the answer made of the friend's new credentials (within 5 s).
     public func restartPublisherIce(offer: SessionDescription) async throws -> SessionDescription {
-        throw SignalingError("restartPublisherIce: an ICE restart over Jingle (transport-info with new credentials) is not built")
+        try await restartOwnPublication(offer: offer)
     }
 
     /// Not built for Jingle yet: throws.
@@ -182,23 +195,23 @@ public actor JingleCallSignaling: Signaling {
         return SubscriptionOffer(handle: Self.subscriptionHandle(publication.sid), offer: SessionDescription(kind: .offer, sdp: sdp))
     }
 
-    /// Keeps `answer`; the `session-accept` goes once our candidates are gathered (or after
-    /// ``gatheringWait``).
+    /// Sends `answer` as the `session-accept` of our subscription at once (our candidates
+    /// trickle after it); an answer to the friend's ICE restart offer goes as a `transport-info`
+    /// with its new credentials.
     public func start(_ handle: RouterHandleID, answer: SessionDescription) async throws {
         guard let publication = friendPublication, handle == Self.subscriptionHandle(publication.sid) else {
             throw SignalingError("start: no subscription \(handle)")
         }
+        if publication.accepted { return try await answerRestart(sid: publication.sid, answer: answer) }
         friendPublication?.answer = try JingleSession(sdp: answer.sdp, writtenBy: .responder)
-        let wait = gatheringWait, sid = publication.sid
-        Task { [weak self] in
-            try? await Task.sleep(for: wait)
-            await self?.sendAccept(sid: sid)
-        }
+        releaseHeldCandidates(sid: publication.sid)
+        await sendAccept(sid: publication.sid)
     }
 
-    /// Not built for Jingle yet: throws.
+    /// Asks the friend for an ICE restart of its publication (`session-info` with
+    /// `<restart-ice/>`); its offer arrives as ``SignalingEvent/offer(_:_:)``.
     public func restartIce(_ handle: RouterHandleID) async throws {
-        throw SignalingError("restartIce: an ICE restart over Jingle is not built")
+        try await askForRestart(handle)
     }
 
     /// Does nothing: no router forwards layers between friends.
@@ -254,6 +267,7 @@ public actor JingleCallSignaling: Signaling {
             }
         }
         publication?.answerWaiter?.resume(returning: .failure(SignalingError(sessionLost: true, "publish: the call ended")))
+        endRestarts()
         publication = nil
         friendPublication = nil
         wakeOfferWaiters()

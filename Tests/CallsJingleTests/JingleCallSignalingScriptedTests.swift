@@ -80,17 +80,16 @@ import XMPPTesting
         #expect(await waitUntil { server.sent.contains { $0.contains("id=\"j2\"") && $0.contains("service-unavailable") } }, "a stranger's Jingle is refused")
         #expect(try await signaling.isPublishing(FeedID(Self.aliceDevice)) == true)
 
-        // We subscribe: her offer; our answer goes as a session-accept with our gathered candidates.
+        // We subscribe: her offer; our answer goes as a session-accept at once, our candidates
+        // trickle after it.
         let subscription = try await signaling.subscribe(to: FeedID(Self.aliceDevice))
         #expect(subscription.offer.kind == .offer && subscription.offer.sdp.contains("a=ice-ufrag:YRRA"))
         await #expect(throws: SignalingError.self) { try await signaling.subscribe(to: FeedID(Self.aliceDevice)) }
         try await signaling.start(subscription.handle, answer: SessionDescription(kind: .answer, sdp: answer))
-        #expect(!server.sent.contains { $0.contains("session-accept") }, "the accept waits for our candidates")
+        let accept = try #require(server.sent.first { $0.contains("action=\"session-accept\"") }, "the accept does not wait for our candidates")
+        #expect(accept.contains("sid=\"call1-alice\"") && accept.contains("p/dC"))
         try await signaling.trickle(IceCandidate(candidate: "candidate:1 1 udp 2122260223 192.0.2.77 50000 typ host generation 0 ufrag p/dC", sdpMid: "0", sdpMLineIndex: 0), on: subscription.handle)
-        try await signaling.trickle(nil, on: subscription.handle)
-        #expect(await waitUntil { server.sent.contains { $0.contains("action=\"session-accept\"") } })
-        let accept = try #require(server.sent.first { $0.contains("action=\"session-accept\"") })
-        #expect(accept.contains("sid=\"call1-alice\"") && accept.contains("192.0.2.77") && accept.contains("p/dC"))
+        #expect(await waitUntil { server.sent.contains { $0.contains("transport-info") && $0.contains("sid=\"call1-alice\"") && $0.contains("192.0.2.77") } })
 
         // We publish: a session-initiate with a sid of ours; her session-accept is the answer.
         let publishing = Task { try await signaling.publish(offer: SessionDescription(kind: .offer, sdp: offer)) }
@@ -103,10 +102,13 @@ import XMPPTesting
         let theirAnswer = try await publishing.value
         #expect(theirAnswer.kind == .answer && theirAnswer.sdp.contains("a=ice-ufrag:p/dC") && theirAnswer.sdp.contains("a=mid:1"))
 
-        // Her trickled candidate: counted, not applied. Our own goes as a transport-info of our sid.
+        // Her trickled candidate reaches our publication's handle. Our own goes as a
+        // transport-info of our sid.
         let candidate = try JingleTrickleCandidate(sdpCandidate: "candidate:2 1 udp 2122260223 192.0.2.88 40000 typ host generation 0", sdpMid: "0")
         server.deliver(iq("j4", from: Self.aliceDevice, JingleRequest.transportInfo(sessionID: sid, candidates: [candidate])))
-        #expect(await waitUntil { await signaling.unusedRemoteCandidates == 1 })
+        let applied = SignalingEvent.remoteCandidate(join.participantHandle, IceCandidate(candidate: candidate.sdpCandidate, sdpMid: "0", sdpMLineIndex: nil))
+        #expect(await waitUntil { events.withLock { $0 } == [.feedsPublished([published]), applied] })
+        #expect(await signaling.unusedRemoteCandidates == 0)
         try await signaling.trickle(IceCandidate(candidate: "candidate:3 1 udp 2122260223 192.0.2.99 50001 typ host generation 0", sdpMid: "0", sdpMLineIndex: 0), on: join.participantHandle)
         #expect(await waitUntil { server.sent.contains { $0.contains("transport-info") && $0.contains("sid=\"\(sid)\"") && $0.contains("192.0.2.99") } })
 
@@ -120,11 +122,11 @@ import XMPPTesting
         // She stops publishing, then leaves (XEP-0353 finish).
         server.deliver(iq("j5", from: Self.aliceDevice, JingleRequest(action: .sessionTerminate, sessionID: "call1-alice", reason: JingleReason(.success))))
         server.deliver("<message xmlns='jabber:client' type='chat' from='\(Self.aliceDevice)'><finish xmlns='urn:xmpp:jingle-message:0' id='call1'><reason xmlns='urn:xmpp:jingle:1'><success/></reason></finish></message>")
-        #expect(await waitUntil { events.withLock { $0.count } == 3 })
-        #expect(events.withLock { $0 } == [.feedsPublished([published]), .feedUnpublished(FeedID(Self.aliceDevice)), .participantLeft(FeedID(Self.aliceDevice))])
+        #expect(await waitUntil { events.withLock { $0.count } == 4 })
+        #expect(events.withLock { $0 } == [.feedsPublished([published]), applied, .feedUnpublished(FeedID(Self.aliceDevice)), .participantLeft(FeedID(Self.aliceDevice))])
         #expect(try await signaling.isPublishing(FeedID(Self.aliceDevice)) == false)
 
-        // No router: configure does nothing, ICE restarts throw a typed error.
+        // No router: configure does nothing; an ICE restart of a subscription that ended throws a typed error.
         try await signaling.configure(subscription.handle, streams: [])
         await #expect(throws: SignalingError.self) { try await signaling.restartIce(subscription.handle) }
 

@@ -6,6 +6,7 @@ import Jingle
 import Testing
 import XMPP
 import XMPPClient
+import XMPPTesting
 
 /// `JingleMeshCallSignaling` on a callee's side (we are Bob) against a scripted XMPP server: Alice
 /// proposes a call of three (XEP-0353 with the group extension: Alice, Bob, Carol), we proceed
@@ -18,49 +19,11 @@ import XMPPClient
         .appendingPathComponent("JingleTests/Fixtures")
     static let aliceDevice = "alice@example.org/phone", carolDevice = "carol@example.org/tablet"
 
-    /// PLAIN login, an empty roster; every IQ set to a device (a full JID) is acknowledged by it.
-    final class Server: XMPPTransport, @unchecked Sendable {
-        // @unchecked: all mutable state is inside `state`.
-        private let state = Locked<(continuation: AsyncStream<XMPPTransportEvent>.Continuation?, sent: [String])>((nil, []))
-
-        func connect(timeout: Duration) async throws(XMPPError) -> AsyncStream<XMPPTransportEvent> {
-            let (stream, continuation) = AsyncStream<XMPPTransportEvent>.makeStream()
-            state.withLock { $0.continuation = continuation }
-            return stream
-        }
-
-        func send(_ text: String) async throws(XMPPError) {
-            state.withLock { $0.sent.append(text) }
-            let element = try XMPPElementReader.read(Array(text.utf8))
-            let id = element.attributes["id"] ?? ""
-            switch element.name {
-            case "open":
-                let authenticated = sent.contains { $0.contains("mechanism=\"PLAIN\"") }
-                deliver("<open xmlns='urn:ietf:params:xml:ns:xmpp-framing' version='1.0' from='example.org' id='1'/>")
-                deliver(authenticated
-                    ? "<stream:features xmlns:stream='http://etherx.jabber.org/streams'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'/></stream:features>"
-                    : "<stream:features xmlns:stream='http://etherx.jabber.org/streams'><mechanisms xmlns='urn:ietf:params:xml:ns:xmpp-sasl'><mechanism>PLAIN</mechanism></mechanisms></stream:features>")
-            case "auth":
-                deliver("<success xmlns='urn:ietf:params:xml:ns:xmpp-sasl'/>")
-            case "iq" where element.child("bind", namespace: XMPPNamespace.bind) != nil:
-                deliver("<iq xmlns='jabber:client' type='result' id='bind'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><jid>bob@example.org/r</jid></bind></iq>")
-            case "iq" where element.child("query", namespace: XMPPNamespace.roster) != nil:
-                deliver("<iq xmlns='jabber:client' type='result' id='\(id)'><query xmlns='jabber:iq:roster'/></iq>")
-            case "iq" where element.attributes["type"] == "set" && (element.attributes["to"] ?? "").contains("/"):
-                deliver("<iq xmlns='jabber:client' type='result' id='\(id)' from='\(element.attributes["to"] ?? "")'/>")
-            default:
-                break
-            }
-        }
-
-        var sent: [String] { state.withLock { $0.sent } }
-        func deliver(_ text: String) { _ = state.withLock { $0.continuation }?.yield(.message(Array(text.utf8))) }
-        func close() async { end(nil) }
-        func abort() { end(XMPPError(.transport, "aborted")) }
-        func end(_ error: XMPPError?) {
-            let continuation = state.withLock { $0.continuation }
-            continuation?.yield(.closed(error))
-            continuation?.finish()
+    /// PLAIN login as bob, an empty roster; every IQ set to a device (a full JID) is acknowledged by it.
+    static func server() -> ScriptedXMPPServer {
+        ScriptedXMPPServer(boundJID: "bob@example.org/r") { element, server in
+            guard element.name == "iq", element.attributes["type"] == "set", let to = element.attributes["to"], to.contains("/") else { return }
+            server.deliver("<iq xmlns='jabber:client' type='result' id='\(element.attributes["id"] ?? "")' from='\(to)'/>")
         }
     }
 
@@ -86,7 +49,7 @@ import XMPPClient
 
     static let group = "<group xmlns='urn:callscope:jingle-group:0'><member jid='alice@example.org'/><member jid='bob@example.org'/><member jid='carol@example.org'/></group>"
 
-    private func connectedClient(_ server: Server) async throws -> XMPPClient {
+    private func connectedClient(_ server: ScriptedXMPPServer) async throws -> XMPPClient {
         let client = XMPPClient(
             account: XMPPAccount(jid: JID("bob@example.org")!, password: "pw", resource: "r", webSocketURL: URL(string: "ws://127.0.0.1:1/x")!, allowsPlainAuthentication: true),
             configuration: XMPPClientConfiguration(pingInterval: .seconds(3600)), transport: { _ in server })
@@ -95,7 +58,7 @@ import XMPPClient
     }
 
     /// The sid of the first session-initiate sent to `device`.
-    private func initiatedSid(_ server: Server, to device: String) -> String? {
+    private func initiatedSid(_ server: ScriptedXMPPServer, to device: String) -> String? {
         guard let sent = server.sent.first(where: { $0.contains("action=\"session-initiate\"") && $0.contains("to=\"\(device)\"") }),
               let range = sent.firstRange(of: #/sid="([^"]+)"/#) else { return nil }
         return String(sent[range].dropFirst(5).dropLast())
@@ -103,7 +66,7 @@ import XMPPClient
 
     @Test func aCalleeJoinsTheGroupPublishesToEachMemberAndSeesOneLeave() async throws {
         let offer = try fixture("chromium-audio-video-offer.sdp"), answer = try fixture("chromium-audio-video-answer.sdp")
-        let server = Server()
+        let server = Self.server()
         let client = try await connectedClient(server)
         let signaling = JingleMeshCallSignaling(client: client, friends: [JID("alice@example.org")!, JID("carol@example.org")!], role: .callee,
                                                 answerTimeout: .seconds(5), gatheringWait: .seconds(5))
@@ -207,7 +170,7 @@ import XMPPClient
     /// The caller proposes to every friend with the whole group; the first device to proceed
     /// ends the join, the next arrives as participantJoined.
     @Test func aCallerProposesTheGroupToEachFriend() async throws {
-        let server = Server()
+        let server = Self.server()
         let client = try await connectedClient(server)
         let signaling = JingleMeshCallSignaling(client: client, friends: [JID("alice@example.org")!, JID("carol@example.org")!], role: .caller,
                                                 callID: "call9", answerTimeout: .seconds(5))

@@ -9,10 +9,17 @@ import Observability
 /// state needs no lock. Its timers hold it weakly.
 final class MediaConnectionController {
     private(set) var machine: MediaConnectionMachine
-    private var timers: [Task<Void, Never>] = []
+    /// Its timers and requested restarts, cancelled by ``close()``.
+    var timers: [Task<Void, Never>] = []
     private(set) var isClosed = false
     /// The subscription or publication this connection belongs to.
     weak var role: (any MediaConnectionRole)?
+    /// The other side's candidates the engine did not take yet (its description was not set,
+    /// or not the one of their ICE generation), tried again when a negotiation ends.
+    var heldRemoteCandidates: [IceCandidate?] = []
+    /// The other side's candidates dropped: the engine refused them after a negotiation too, or
+    /// none of ours was open.
+    var droppedRemoteCandidates = 0
 
     init(settings: MediaConnectionMachine.Settings) {
         machine = MediaConnectionMachine(settings: settings)
@@ -43,6 +50,11 @@ final class MediaConnectionController {
             case .tearDown(let peerConnection, let handle):
                 await role.tearDown(peerConnection, handle: handle, in: session)
             }
+        }
+        switch input {
+        case .answerSent: await addHeldRemoteCandidates(in: session)
+        case .peerConnectionStarted: dropHeldRemoteCandidates()   // the old connection's
+        default: break
         }
     }
 

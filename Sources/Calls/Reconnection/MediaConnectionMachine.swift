@@ -97,6 +97,9 @@ struct MediaConnectionMachine: Sendable {
         case unsubscribe
         /// The router says the stream is gone (publisher unpublished or left).
         case streamGone
+        /// The other side asks for an ICE restart on a handle (a relayed subscriber asks its
+        /// publisher).
+        case restartRequested(RouterHandleID)
     }
 
     /// What the caller must do.
@@ -133,6 +136,7 @@ struct MediaConnectionMachine: Sendable {
     private var negotiation = Negotiation()
     private var generation = 0
     private var pair = SelectedPairWatch()
+    private var restarts = RestartTimes()
     /// Inputs about an older peer connection or handle, or after the end: ignored, counted.
     private(set) var staleInputs = 0
 
@@ -230,7 +234,23 @@ struct MediaConnectionMachine: Sendable {
         case .unsubscribe, .streamGone:
             phase = .ended
             return [.tearDown(peerConnection, handle)]
+        case .restartRequested(let from):
+            guard from == handle else { return stale() }
+            return restartOnRequest(now: now)
         }
+    }
+
+    /// The other side saw the path lost (or we did not yet): restart now, once. A restart
+    /// within ``Settings/silentPathThreshold`` already answers it (both sides see the same
+    /// silence at about the same time), and a negotiation under way will end in a restart or
+    /// has one pending. The phase does not change: stats say whether media stopped.
+    private mutating func restartOnRequest(now: Duration) -> [Action] {
+        guard let handle, !negotiation.underWay, !negotiation.restartPending else { return [] }
+        if let last = restarts.last, now - last < settings.silentPathThreshold { return [] }
+        restarts.last = now
+        restarts.lastRequested = now
+        pair.silentSince = nil
+        return [.restartIce(handle)]
     }
 
     private mutating func connect(now: Duration) -> [Action] {
@@ -244,7 +264,14 @@ struct MediaConnectionMachine: Sendable {
         generation += 1
         var actions: [Action] = [.emit(.didDisconnect),
                                  .armTimer(TimerID(kind: .reconnectWindow, generation: generation), deadline: now + settings.reconnectWindow)]
-        if restart { actions += self.restart(now: now) }
+        // A restart the other side asked for moments ago is this disconnection's restart: a
+        // second one would only throw away the checks of the first.
+        let requestedJustBefore = restarts.lastRequested.map { now - $0 < settings.silentPathThreshold } ?? false
+        if restart && !requestedJustBefore {
+            actions += self.restart(now: now)
+        } else if restart {
+            actions.append(.armTimer(TimerID(kind: .restartTimeout, generation: generation), deadline: now + settings.restartTimeout))
+        }
         return actions
     }
 
@@ -252,6 +279,7 @@ struct MediaConnectionMachine: Sendable {
         pair.silentSince = nil
         var actions: [Action] = [.armTimer(TimerID(kind: .restartTimeout, generation: generation), deadline: now + settings.restartTimeout)]
         guard let handle else { return actions }
+        restarts.last = now
         if negotiation.underWay {
             negotiation.restartPending = true      // Janus postpones a restart while an answer is pending; so do we
         } else {
@@ -273,6 +301,7 @@ struct MediaConnectionMachine: Sendable {
         }
         guard now - since >= settings.silentPathThreshold else { return [] }
         pair.silentSince = nil
+        restarts.last = now
         return [.restartIce(handle)]
     }
 
@@ -309,6 +338,13 @@ extension MediaConnectionMachine {
         var underWay = false
         /// Janus postpones a restart while an answer is pending; so do we.
         var restartPending = false
+    }
+
+    /// When ICE was last restarted (or a restart was made pending), and when last at the other
+    /// side's request.
+    struct RestartTimes: Hashable, Sendable {
+        var last: Duration?
+        var lastRequested: Duration?
     }
 
     /// The selected pair's counters at the last sample, and when they last moved.

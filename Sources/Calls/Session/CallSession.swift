@@ -189,6 +189,10 @@ public actor CallSession {
             } else if let subscription = subscription(on: handle) {
                 await subscription.receive(event, in: self)
             }
+        case .remoteCandidate(let handle, let candidate):
+            await connectionController(on: handle)?.addRemoteCandidate(candidate, in: self)
+        case .iceRestartRequested(let handle):
+            connectionController(on: handle)?.requestRestart(on: handle, in: self)
         }
     }
 

@@ -175,6 +175,14 @@ public enum SignalingEvent: Hashable, Sendable {
     /// handle's media section (Janus `{"videoroom":"event","mid","substream"|"temporal"}`); the
     /// value that did not change is `nil`.
     case forwardedLayerChanged(RouterHandleID, mid: String?, substream: Int?, temporal: Int?)
+    /// The other side's ICE candidate for a handle's peer connection, trickled after its
+    /// description (a relayed call's friend; a router puts its candidates in its SDP instead);
+    /// `nil`: the other side's candidates are complete.
+    case remoteCandidate(RouterHandleID, IceCandidate?)
+    /// The other side asks for an ICE restart of the handle's peer connection (a relayed
+    /// call's subscriber asks the publisher, whose offer makes the restart): it restarts as
+    /// when it sees the path lost itself, unless a negotiation or restart is under way.
+    case iceRestartRequested(RouterHandleID)
 }
 
 /// The router refused or could not be reached.
