@@ -18,14 +18,6 @@ import XMPPTesting
     static let aliceDevice = JingleCallSignalingScriptedTests.aliceDevice
     static let newPassword = "NewPasswordOf23Chars+/x"   // 23 ice-chars (RFC 8839: 22 at least)
 
-    private func waitUntil(_ condition: () async -> Bool) async -> Bool {
-        for _ in 0..<500 {
-            if await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return false
-    }
-
     private func fixture(_ name: String) throws -> String {
         try String(contentsOf: JingleCallSignalingScriptedTests.fixtures.appendingPathComponent(name), encoding: .utf8)
     }
@@ -50,9 +42,7 @@ import XMPPTesting
     @Test func candidatesAndRestartsInBothDirections() async throws {
         let offer = try fixture("chromium-audio-video-offer.sdp"), answer = try fixture("chromium-audio-video-answer.sdp")
         let server = JingleCallSignalingScriptedTests.server()
-        let client = XMPPClient(
-            account: XMPPAccount(jid: JID("me@example.org")!, password: "pw", resource: "r", webSocketURL: URL(string: "ws://127.0.0.1:1/x")!, allowsPlainAuthentication: true),
-            configuration: XMPPClientConfiguration(pingInterval: .seconds(3600)), transport: { _ in server })
+        let client = server.client()
         try await client.connect()
         let signaling = JingleCallSignaling(client: client, friend: JID("alice@example.org")!, role: .callee, answerTimeout: .seconds(5), gatheringWait: .seconds(5))
         let events = Locked<[SignalingEvent]>([])
@@ -62,20 +52,20 @@ import XMPPTesting
         func sent(_ predicate: (String) -> Bool) -> [String] { server.sent.filter(predicate) }
 
         let joining = Task { try await signaling.join(display: "me") }
-        #expect(await waitUntil { server.sent.contains { $0.contains("<bind") } })
+        #expect(await eventually { server.sent.contains { $0.contains("<bind") } })
         try await Task.sleep(for: .milliseconds(50))
         server.deliver("<message xmlns='jabber:client' type='chat' from='\(Self.aliceDevice)'><propose xmlns='urn:xmpp:jingle-message:0' id='call1'><description xmlns='urn:xmpp:jingle:apps:rtp:1' media='audio'/></propose></message>")
         let join = try await joining.value
         server.deliver(iq("j1", JingleRequest(action: .sessionInitiate, sessionID: "call1-alice", initiator: Self.aliceDevice,
                                               session: try JingleSession(sdp: offer, writtenBy: .initiator))))
-        #expect(await waitUntil { events.withLock { $0.count } == 1 })
+        #expect(await eventually { events.withLock { $0.count } == 1 })
 
         // 1. Her candidates before we answered are held; one of a content her session has not
         //    cannot be applied (counted); a candidate element that does not read is refused.
         server.deliver(iq("c1", try trickle(sid: "call1-alice", "candidate:2 1 udp 2122260223 192.0.2.88 40000 typ host generation 0")))
         server.deliver(iq("c2", try trickle(sid: "call1-alice", content: "7", "candidate:4 1 udp 2122260223 192.0.2.44 40004 typ host generation 0")))
         server.deliver(iq("c3", "<jingle xmlns='urn:xmpp:jingle:1' action='transport-info' sid='call1-alice'><content creator='initiator' name='0'><transport xmlns='urn:xmpp:jingle:transports:ice-udp:1'><candidate foundation='1' component='1' protocol='udp' priority='1' ip='192.0.2.1' port='not-a-port' type='host' generation='0' id='x'/></transport></content></jingle>"))
-        #expect(await waitUntil {
+        #expect(await eventually {
             let unused = await signaling.unusedRemoteCandidates, malformed = await signaling.malformedInputs
             return unused == 1 && malformed == 1
         })
@@ -88,7 +78,7 @@ import XMPPTesting
         try await signaling.start(subscription.handle, answer: SessionDescription(kind: .answer, sdp: answer))
         #expect(sent { $0.contains("action=\"session-accept\"") }.count == 1, "accepted without a candidate of ours")
         server.deliver(iq("c4", try trickle(sid: "call1-alice", "candidate:5 1 udp 2122260223 192.0.2.55 40005 typ host generation 0")))
-        #expect(await waitUntil { events.withLock { $0.count } == 3 })
+        #expect(await eventually { events.withLock { $0.count } == 3 })
         let candidates = events.withLock { $0 }.compactMap { event -> (RouterHandleID, IceCandidate?)? in
             if case .remoteCandidate(let handle, let candidate) = event { (handle, candidate) } else { nil }
         }
@@ -108,7 +98,7 @@ import XMPPTesting
         server.deliver(iq("r1", restart(sid: "call1-alice", ufrag: "R2R2", pwd: Self.newPassword)))
         server.deliver(iq("r2", restart(sid: "call1-alice", ufrag: "R2R2", pwd: Self.newPassword)))
         server.deliver(iq("r3", restart(sid: "call1-alice", ufrag: "R3R3", pwd: "short")))
-        #expect(await waitUntil { await signaling.ignoredRestartSignals == 1 })
+        #expect(await eventually { await signaling.ignoredRestartSignals == 1 })
         let offers = events.withLock { $0 }.compactMap { event -> (RouterHandleID, SessionDescription)? in
             if case .offer(let handle, let description) = event { (handle, description) } else { nil }
         }
@@ -135,7 +125,7 @@ import XMPPTesting
         // 6. Our publication; her session-accept. Her restart request becomes a request on our
         //    publication's handle; one for a sid that is not ours is ignored.
         let publishing = Task { try await signaling.publish(offer: SessionDescription(kind: .offer, sdp: offer)) }
-        #expect(await waitUntil { server.sent.contains { $0.contains("action=\"session-initiate\"") } })
+        #expect(await eventually { server.sent.contains { $0.contains("action=\"session-initiate\"") } })
         let initiate = try #require(server.sent.first { $0.contains("action=\"session-initiate\"") })
         let sid = try #require(initiate.firstRange(of: #/sid="([^"]+)"/#).map { String(initiate[$0].dropFirst(5).dropLast()) })
         server.deliver(iq("a1", JingleRequest(action: .sessionAccept, sessionID: sid, responder: Self.aliceDevice,
@@ -144,14 +134,14 @@ import XMPPTesting
         let ask = "<restart-ice xmlns='urn:callscope:jingle:friend:0'/>"
         server.deliver(iq("q1", "<jingle xmlns='urn:xmpp:jingle:1' action='session-info' sid='\(sid)'>\(ask)</jingle>"))
         server.deliver(iq("q2", "<jingle xmlns='urn:xmpp:jingle:1' action='session-info' sid='elsewhere'>\(ask)</jingle>"))
-        #expect(await waitUntil { await signaling.ignoredRestartSignals == 2 })
-        #expect(await waitUntil { events.withLock { $0.last } == .iceRestartRequested(join.participantHandle) })
+        #expect(await eventually { await signaling.ignoredRestartSignals == 2 })
+        #expect(await eventually { events.withLock { $0.last } == .iceRestartRequested(join.participantHandle) })
 
         // 7. Our restart: our new credentials as a transport-info on our sid; her request while it
         //    waits makes no event; her credentials make the answer (o= version 2, no candidate).
         let ourRestart = offer.replacingOccurrences(of: "YRRA", with: "OURS")
         let restarting = Task { try await signaling.restartPublisherIce(offer: SessionDescription(kind: .offer, sdp: ourRestart)) }
-        #expect(await waitUntil { server.sent.contains { $0.contains("transport-info") && $0.contains("ufrag=\"OURS\"") } })
+        #expect(await eventually { server.sent.contains { $0.contains("transport-info") && $0.contains("ufrag=\"OURS\"") } })
         let ours = try #require(sent { $0.contains("ufrag=\"OURS\"") }.first)
         #expect(ours.contains("sid=\"\(sid)\"") && ours.contains("pwd=\"Rb1KoePGa+YpZuSJ/8l3P+7Y\"") && !ours.contains("<candidate"))
         let eventsBefore = events.withLock { $0.count }
@@ -163,12 +153,12 @@ import XMPPTesting
         #expect(events.withLock { $0.count } == eventsBefore, "no request while ours waited")
         // Her candidate on our sid goes to our publication's handle.
         server.deliver(iq("c5", try trickle(sid: sid, "candidate:6 1 udp 2122260223 192.0.2.66 40006 typ host generation 1")))
-        #expect(await waitUntil {
+        #expect(await eventually {
             events.withLock { $0.last }.map { if case .remoteCandidate(join.participantHandle, let c) = $0 { c?.candidate.contains("192.0.2.66") == true } else { false } } == true
         })
         // Credentials nobody waits for: ignored, counted.
         server.deliver(iq("r5", restart(sid: sid, ufrag: "ALC3", pwd: Self.newPassword)))
-        #expect(await waitUntil { await signaling.ignoredRestartSignals == 3 })
+        #expect(await eventually { await signaling.ignoredRestartSignals == 3 })
         #expect(sent { $0.contains("id=\"r5\"") && $0.contains("type=\"result\"") }.count == 1, "acknowledged")
 
         await signaling.leave()
@@ -178,9 +168,7 @@ import XMPPTesting
     @Test func whenTheStreamComesBackBothSessionsRestart() async throws {
         let offer = try fixture("chromium-audio-video-offer.sdp"), answer = try fixture("chromium-audio-video-answer.sdp")
         let server = JingleCallSignalingScriptedTests.server()   // logs in again after the cut
-        let client = XMPPClient(
-            account: XMPPAccount(jid: JID("me@example.org")!, password: "pw", resource: "r", webSocketURL: URL(string: "ws://127.0.0.1:1/x")!, allowsPlainAuthentication: true),
-            configuration: XMPPClientConfiguration(pingInterval: .seconds(3600), reconnectionDelays: [.milliseconds(50)]), transport: { _ in server })
+        let client = server.client(reconnectionDelays: [.milliseconds(50)])
         try await client.connect()
         let signaling = JingleCallSignaling(client: client, friend: JID("alice@example.org")!, role: .callee, answerTimeout: .seconds(5), gatheringWait: .seconds(5))
         let events = Locked<[SignalingEvent]>([])
@@ -188,7 +176,7 @@ import XMPPTesting
         let reader = Task { for await event in stream { events.withLock { $0.append(event) } } }
         defer { reader.cancel() }
         let joining = Task { try await signaling.join(display: "me") }
-        #expect(await waitUntil { server.sent.contains { $0.contains("<bind") } })
+        #expect(await eventually { server.sent.contains { $0.contains("<bind") } })
         try await Task.sleep(for: .milliseconds(50))
         server.deliver("<message xmlns='jabber:client' type='chat' from='\(Self.aliceDevice)'><propose xmlns='urn:xmpp:jingle-message:0' id='call3'><description xmlns='urn:xmpp:jingle:apps:rtp:1' media='audio'/></propose></message>")
         let join = try await joining.value
@@ -196,18 +184,18 @@ import XMPPTesting
         // The stream cut and back before anything was negotiated: nothing to restart.
         let binds = server.sent.filter { $0.contains("<bind") }.count
         server.end(XMPPError(.transport, "cut"))
-        #expect(await waitUntil { server.sent.filter { $0.contains("<bind") }.count == binds + 1 })
+        #expect(await eventually { server.sent.filter { $0.contains("<bind") }.count == binds + 1 })
         try await Task.sleep(for: .milliseconds(100))
         #expect(events.withLock { $0 }.isEmpty && !server.sent.contains { $0.contains("restart-ice") })
 
         // Her publication, our subscription, our publication, all accepted.
         server.deliver(iq("j1", JingleRequest(action: .sessionInitiate, sessionID: "call3-alice", initiator: Self.aliceDevice,
                                               session: try JingleSession(sdp: offer, writtenBy: .initiator))))
-        #expect(await waitUntil { events.withLock { $0.count } == 1 })
+        #expect(await eventually { events.withLock { $0.count } == 1 })
         let subscription = try await signaling.subscribe(to: FeedID(Self.aliceDevice))
         try await signaling.start(subscription.handle, answer: SessionDescription(kind: .answer, sdp: answer))
         let publishing = Task { try await signaling.publish(offer: SessionDescription(kind: .offer, sdp: offer)) }
-        #expect(await waitUntil { server.sent.contains { $0.contains("action=\"session-initiate\"") } })
+        #expect(await eventually { server.sent.contains { $0.contains("action=\"session-initiate\"") } })
         let initiate = try #require(server.sent.first { $0.contains("action=\"session-initiate\"") })
         let sid = try #require(initiate.firstRange(of: #/sid="([^"]+)"/#).map { String(initiate[$0].dropFirst(5).dropLast()) })
         server.deliver(iq("a1", JingleRequest(action: .sessionAccept, sessionID: sid, responder: Self.aliceDevice,
@@ -217,8 +205,8 @@ import XMPPTesting
         // Cut again: once back, our publication is asked to restart (through the call layer)
         // and she is asked to restart hers.
         server.end(XMPPError(.transport, "cut"))
-        #expect(await waitUntil { events.withLock { $0.last } == .iceRestartRequested(join.participantHandle) })
-        #expect(await waitUntil { server.sent.contains { $0.contains("restart-ice") } })
+        #expect(await eventually { events.withLock { $0.last } == .iceRestartRequested(join.participantHandle) })
+        #expect(await eventually { server.sent.contains { $0.contains("restart-ice") } })
         let request = try #require(server.sent.first { $0.contains("restart-ice") })
         #expect(request.contains("action=\"session-info\"") && request.contains("sid=\"call3-alice\"") && request.contains("to=\"\(Self.aliceDevice)\""))
         #expect(await signaling.restartsAfterStreamReturns == 2)
@@ -229,20 +217,18 @@ import XMPPTesting
     @Test func aRestartNobodyAnswersFailsWithinFiveSecondsAndTheNextOneWorks() async throws {
         let offer = try fixture("chromium-audio-video-offer.sdp"), answer = try fixture("chromium-audio-video-answer.sdp")
         let server = JingleCallSignalingScriptedTests.server()
-        let client = XMPPClient(
-            account: XMPPAccount(jid: JID("me@example.org")!, password: "pw", resource: "r", webSocketURL: URL(string: "ws://127.0.0.1:1/x")!, allowsPlainAuthentication: true),
-            configuration: XMPPClientConfiguration(pingInterval: .seconds(3600)), transport: { _ in server })
+        let client = server.client()
         try await client.connect()
         let signaling = JingleCallSignaling(client: client, friend: JID("alice@example.org")!, role: .callee, answerTimeout: .seconds(5), gatheringWait: .seconds(5))
         let joining = Task { try await signaling.join(display: "me") }
-        #expect(await waitUntil { server.sent.contains { $0.contains("<bind") } })
+        #expect(await eventually { server.sent.contains { $0.contains("<bind") } })
         try await Task.sleep(for: .milliseconds(50))
         server.deliver("<message xmlns='jabber:client' type='chat' from='\(Self.aliceDevice)'><propose xmlns='urn:xmpp:jingle-message:0' id='call2'><description xmlns='urn:xmpp:jingle:apps:rtp:1' media='audio'/></propose></message>")
         _ = try await joining.value
         // Before our publication is accepted, a restart is refused with a typed error.
         await #expect(throws: SignalingError.self) { try await signaling.restartPublisherIce(offer: SessionDescription(kind: .offer, sdp: offer)) }
         let publishing = Task { try await signaling.publish(offer: SessionDescription(kind: .offer, sdp: offer)) }
-        #expect(await waitUntil { server.sent.contains { $0.contains("action=\"session-initiate\"") } })
+        #expect(await eventually { server.sent.contains { $0.contains("action=\"session-initiate\"") } })
         let initiate = try #require(server.sent.first { $0.contains("action=\"session-initiate\"") })
         let sid = try #require(initiate.firstRange(of: #/sid="([^"]+)"/#).map { String(initiate[$0].dropFirst(5).dropLast()) })
         server.deliver(iq("a1", JingleRequest(action: .sessionAccept, sessionID: sid, responder: Self.aliceDevice,
@@ -256,7 +242,7 @@ import XMPPTesting
         let waited = ContinuousClock.now - started
         #expect(waited >= .seconds(5) && waited < .seconds(7), "\(waited)")
         let retry = Task { try await signaling.restartPublisherIce(offer: SessionDescription(kind: .offer, sdp: offer.replacingOccurrences(of: "YRRA", with: "TRY2"))) }
-        #expect(await waitUntil { server.sent.contains { $0.contains("ufrag=\"TRY2\"") } })
+        #expect(await eventually { server.sent.contains { $0.contains("ufrag=\"TRY2\"") } })
         server.deliver(iq("r1", restart(sid: sid, ufrag: "ANS2", pwd: Self.newPassword)))
         #expect(try await retry.value.sdp.contains("a=ice-ufrag:ANS2"))
         await signaling.leave()

@@ -26,14 +26,6 @@ import XMPPTesting
         }
     }
 
-    private func waitUntil(_ condition: () async -> Bool) async -> Bool {
-        for _ in 0..<500 {
-            if await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return false
-    }
-
     private func fixture(_ name: String) throws -> String {
         try String(contentsOf: Self.fixtures.appendingPathComponent(name), encoding: .utf8)
     }
@@ -46,9 +38,7 @@ import XMPPTesting
     @Test func calleeProceedsSubscribesPublishesAndSeesTheFriendLeave() async throws {
         let offer = try fixture("chromium-audio-video-offer.sdp"), answer = try fixture("chromium-audio-video-answer.sdp")
         let server = Self.server()
-        let client = XMPPClient(
-            account: XMPPAccount(jid: JID("me@example.org")!, password: "pw", resource: "r", webSocketURL: URL(string: "ws://127.0.0.1:1/x")!, allowsPlainAuthentication: true),
-            configuration: XMPPClientConfiguration(pingInterval: .seconds(3600)), transport: { _ in server })
+        let client = server.client()
         try await client.connect()
         let signaling = JingleCallSignaling(client: client, friend: JID("alice@example.org")!, role: .callee, answerTimeout: .seconds(5), gatheringWait: .seconds(5))
         let events = Locked<[SignalingEvent]>([])
@@ -58,7 +48,7 @@ import XMPPTesting
 
         // XEP-0353: a stranger's proposal is ignored; Alice's is answered with proceed to her device.
         let joining = Task { try await signaling.join(display: "me") }
-        #expect(await waitUntil { server.sent.contains { $0.contains("<bind") } })
+        #expect(await eventually { server.sent.contains { $0.contains("<bind") } })
         try await Task.sleep(for: .milliseconds(50))   // the join registered its handlers
         server.deliver("<message xmlns='jabber:client' type='chat' from='eve@example.org/x'><propose xmlns='urn:xmpp:jingle-message:0' id='evil'><description xmlns='urn:xmpp:jingle:apps:rtp:1' media='video'/></propose></message>")
         server.deliver("<message xmlns='jabber:client' type='chat' from='\(Self.aliceDevice)'><propose xmlns='urn:xmpp:jingle-message:0' id='call1'><description xmlns='urn:xmpp:jingle:apps:rtp:1' media='audio'/><description xmlns='urn:xmpp:jingle:apps:rtp:1' media='video'/></propose></message>")
@@ -75,9 +65,9 @@ import XMPPTesting
         server.deliver(iq("j1", from: Self.aliceDevice, initiate))
         server.deliver(iq("j2", from: "eve@example.org/x", initiate))
         let published = RouterFeed(id: FeedID(Self.aliceDevice), display: "alice@example.org", hasAudio: true, hasVideo: true)
-        #expect(await waitUntil { events.withLock { $0 } == [.feedsPublished([published])] })
+        #expect(await eventually { events.withLock { $0 } == [.feedsPublished([published])] })
         #expect(server.sent.contains { $0.contains("id=\"j1\"") && $0.contains("type=\"result\"") })
-        #expect(await waitUntil { server.sent.contains { $0.contains("id=\"j2\"") && $0.contains("service-unavailable") } }, "a stranger's Jingle is refused")
+        #expect(await eventually { server.sent.contains { $0.contains("id=\"j2\"") && $0.contains("service-unavailable") } }, "a stranger's Jingle is refused")
         #expect(try await signaling.isPublishing(FeedID(Self.aliceDevice)) == true)
 
         // We subscribe: her offer; our answer goes as a session-accept at once, our candidates
@@ -89,11 +79,11 @@ import XMPPTesting
         let accept = try #require(server.sent.first { $0.contains("action=\"session-accept\"") }, "the accept does not wait for our candidates")
         #expect(accept.contains("sid=\"call1-alice\"") && accept.contains("p/dC"))
         try await signaling.trickle(IceCandidate(candidate: "candidate:1 1 udp 2122260223 192.0.2.77 50000 typ host generation 0 ufrag p/dC", sdpMid: "0", sdpMLineIndex: 0), on: subscription.handle)
-        #expect(await waitUntil { server.sent.contains { $0.contains("transport-info") && $0.contains("sid=\"call1-alice\"") && $0.contains("192.0.2.77") } })
+        #expect(await eventually { server.sent.contains { $0.contains("transport-info") && $0.contains("sid=\"call1-alice\"") && $0.contains("192.0.2.77") } })
 
         // We publish: a session-initiate with a sid of ours; her session-accept is the answer.
         let publishing = Task { try await signaling.publish(offer: SessionDescription(kind: .offer, sdp: offer)) }
-        #expect(await waitUntil { server.sent.contains { $0.contains("action=\"session-initiate\"") } })
+        #expect(await eventually { server.sent.contains { $0.contains("action=\"session-initiate\"") } })
         let ours = try #require(server.sent.first { $0.contains("action=\"session-initiate\"") })
         let sid = try #require(ours.firstRange(of: #/sid="([^"]+)"/#).map { String(ours[$0]).dropFirst(5).dropLast() }.map(String.init))
         #expect(sid.hasPrefix("call1-") && sid != "call1-alice", "a sid per direction: \(sid)")
@@ -107,22 +97,22 @@ import XMPPTesting
         let candidate = try JingleTrickleCandidate(sdpCandidate: "candidate:2 1 udp 2122260223 192.0.2.88 40000 typ host generation 0", sdpMid: "0")
         server.deliver(iq("j4", from: Self.aliceDevice, JingleRequest.transportInfo(sessionID: sid, candidates: [candidate])))
         let applied = SignalingEvent.remoteCandidate(join.participantHandle, IceCandidate(candidate: candidate.sdpCandidate, sdpMid: "0", sdpMLineIndex: nil))
-        #expect(await waitUntil { events.withLock { $0 } == [.feedsPublished([published]), applied] })
+        #expect(await eventually { events.withLock { $0 } == [.feedsPublished([published]), applied] })
         #expect(await signaling.unusedRemoteCandidates == 0)
         try await signaling.trickle(IceCandidate(candidate: "candidate:3 1 udp 2122260223 192.0.2.99 50001 typ host generation 0", sdpMid: "0", sdpMLineIndex: 0), on: join.participantHandle)
-        #expect(await waitUntil { server.sent.contains { $0.contains("transport-info") && $0.contains("sid=\"\(sid)\"") && $0.contains("192.0.2.99") } })
+        #expect(await eventually { server.sent.contains { $0.contains("transport-info") && $0.contains("sid=\"\(sid)\"") && $0.contains("192.0.2.99") } })
 
         // Malformed input from her: a Jingle IQ without a sid refused with bad-request, a
         // XEP-0353 message without an id dropped; both counted, nothing else happens.
         server.deliver("<iq xmlns='jabber:client' type='set' id='j9' from='\(Self.aliceDevice)'><jingle xmlns='urn:xmpp:jingle:1' action='session-info'/></iq>")
         server.deliver("<message xmlns='jabber:client' type='chat' from='\(Self.aliceDevice)'><propose xmlns='urn:xmpp:jingle-message:0'/></message>")
-        #expect(await waitUntil { await signaling.malformedInputs == 2 })
+        #expect(await eventually { await signaling.malformedInputs == 2 })
         #expect(server.sent.contains { $0.contains("id=\"j9\"") && $0.contains("bad-request") })
 
         // She stops publishing, then leaves (XEP-0353 finish).
         server.deliver(iq("j5", from: Self.aliceDevice, JingleRequest(action: .sessionTerminate, sessionID: "call1-alice", reason: JingleReason(.success))))
         server.deliver("<message xmlns='jabber:client' type='chat' from='\(Self.aliceDevice)'><finish xmlns='urn:xmpp:jingle-message:0' id='call1'><reason xmlns='urn:xmpp:jingle:1'><success/></reason></finish></message>")
-        #expect(await waitUntil { events.withLock { $0.count } == 4 })
+        #expect(await eventually { events.withLock { $0.count } == 4 })
         #expect(events.withLock { $0 } == [.feedsPublished([published]), applied, .feedUnpublished(FeedID(Self.aliceDevice)), .participantLeft(FeedID(Self.aliceDevice))])
         #expect(try await signaling.isPublishing(FeedID(Self.aliceDevice)) == false)
 

@@ -27,14 +27,6 @@ import XMPPTesting
         }
     }
 
-    private func waitUntil(_ condition: () async -> Bool) async -> Bool {
-        for _ in 0..<500 {
-            if await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return false
-    }
-
     private func fixture(_ name: String) throws -> String {
         try String(contentsOf: Self.fixtures.appendingPathComponent(name), encoding: .utf8)
     }
@@ -50,9 +42,7 @@ import XMPPTesting
     static let group = "<group xmlns='urn:callscope:jingle-group:0'><member jid='alice@example.org'/><member jid='bob@example.org'/><member jid='carol@example.org'/></group>"
 
     private func connectedClient(_ server: ScriptedXMPPServer) async throws -> XMPPClient {
-        let client = XMPPClient(
-            account: XMPPAccount(jid: JID("bob@example.org")!, password: "pw", resource: "r", webSocketURL: URL(string: "ws://127.0.0.1:1/x")!, allowsPlainAuthentication: true),
-            configuration: XMPPClientConfiguration(pingInterval: .seconds(3600)), transport: { _ in server })
+        let client = server.client(jid: "bob@example.org")
         try await client.connect()
         return client
     }
@@ -77,7 +67,7 @@ import XMPPTesting
 
         // Alice's proposal lists the group: we proceed to her device and propose the call to Carol.
         let joining = Task { try await signaling.join(display: "bob") }
-        #expect(await waitUntil { server.sent.contains { $0.contains("<bind") } })
+        #expect(await eventually { server.sent.contains { $0.contains("<bind") } })
         try await Task.sleep(for: .milliseconds(50))   // the join registered its handlers
         server.deliver(message(from: "eve@example.org/x", "<propose xmlns='urn:xmpp:jingle-message:0' id='evil'>\(Self.group)</propose>"))
         server.deliver(message(from: Self.aliceDevice, "<propose xmlns='urn:xmpp:jingle-message:0' id='call1'><description xmlns='urn:xmpp:jingle:apps:rtp:1' media='audio'/>\(Self.group)</propose>"))
@@ -85,7 +75,7 @@ import XMPPTesting
         #expect(join.participantID == FeedID("bob@example.org/r"))
         #expect(join.attendees.map(\.id) == [FeedID(Self.aliceDevice)])
         #expect(server.sent.contains { $0.contains("<proceed") && $0.contains("id=\"call1\"") && $0.contains("to=\"\(Self.aliceDevice)\"") })
-        #expect(await waitUntil { server.sent.contains { $0.contains("<propose") && $0.contains("id=\"call1\"") && $0.contains("to=\"carol@example.org\"") } })
+        #expect(await eventually { server.sent.contains { $0.contains("<propose") && $0.contains("id=\"call1\"") && $0.contains("to=\"carol@example.org\"") } })
         let toCarol = try #require(server.sent.first { $0.contains("<propose") && $0.contains("to=\"carol@example.org\"") })
         #expect(["alice@example.org", "bob@example.org", "carol@example.org"].allSatisfy { toCarol.contains("jid=\"\($0)\"") }, "the same group: \(toCarol)")
         #expect(!server.sent.contains { $0.contains("evil") || $0.contains("to=\"eve@") }, "nothing goes to a stranger")
@@ -93,15 +83,15 @@ import XMPPTesting
         // Carol proposes too (both proposed at once): we proceed, and she joins once.
         server.deliver(message(from: Self.carolDevice, "<propose xmlns='urn:xmpp:jingle-message:0' id='call1'>\(Self.group)</propose>"))
         server.deliver(message(from: Self.carolDevice, "<proceed xmlns='urn:xmpp:jingle-message:0' id='call1'/>"))
-        #expect(await waitUntil { server.sent.contains { $0.contains("<proceed") && $0.contains("to=\"\(Self.carolDevice)\"") } })
-        #expect(await waitUntil { events.withLock { $0 } == [.participantJoined(FeedID(Self.carolDevice), display: "carol@example.org")] })
+        #expect(await eventually { server.sent.contains { $0.contains("<proceed") && $0.contains("to=\"\(Self.carolDevice)\"") } })
+        #expect(await eventually { events.withLock { $0 } == [.participantJoined(FeedID(Self.carolDevice), display: "carol@example.org")] })
         let proposalsBefore = server.sent.filter { $0.contains("<propose") }.count
         try await Task.sleep(for: .milliseconds(1200))
         #expect(server.sent.filter { $0.contains("<propose") }.count == proposalsBefore, "no proposal once her device is known")
 
         // A group that does not read is malformed: counted, dropped.
         server.deliver(message(from: Self.aliceDevice, "<propose xmlns='urn:xmpp:jingle-message:0' id='call1'><group xmlns='urn:callscope:jingle-group:0'><member/></group></propose>"))
-        #expect(await waitUntil { await signaling.malformedInputs == 1 })
+        #expect(await eventually { await signaling.malformedInputs == 1 })
 
         // One publication session per member: distinct sids, the member's device as its connection.
         let toAlice = try await signaling.openPublication(to: FeedID(Self.aliceDevice))
@@ -113,7 +103,7 @@ import XMPPTesting
         let offered = SessionDescription(kind: .offer, sdp: offer)
         let aliceAnswer = Task { try await signaling.offerPublication(offered, on: toAlice.handle) }
         let carolAnswer = Task { try await signaling.offerPublication(offered, on: toCarolLink.handle) }
-        #expect(await waitUntil { initiatedSid(server, to: Self.aliceDevice) != nil && initiatedSid(server, to: Self.carolDevice) != nil })
+        #expect(await eventually { initiatedSid(server, to: Self.aliceDevice) != nil && initiatedSid(server, to: Self.carolDevice) != nil })
         #expect(initiatedSid(server, to: Self.aliceDevice) == toAlice.subscriber.subscriberId)
         #expect(initiatedSid(server, to: Self.carolDevice) == toCarolLink.subscriber.subscriberId)
         server.deliver(iq("j1", from: Self.aliceDevice, JingleRequest(action: .sessionAccept, sessionID: toAlice.subscriber.subscriberId, responder: Self.aliceDevice,
@@ -127,23 +117,23 @@ import XMPPTesting
         let pause = JingleRequest(action: .contentModify, sessionID: toAlice.subscriber.subscriberId,
                                   session: JingleSession(contents: [JingleContent(creator: .initiator, name: "1", senders: .none)]))
         server.deliver(iq("m1", from: Self.aliceDevice, pause))
-        #expect(await waitUntil { await !signaling.subscriberWantsVideo(on: toAlice.handle) })
+        #expect(await eventually { await !signaling.subscriberWantsVideo(on: toAlice.handle) })
         #expect(await signaling.subscriberWantsVideo(on: toCarolLink.handle), "Carol's session is untouched")
         var resume = pause
         resume.session.contents[0].senders = .initiator
         server.deliver(iq("m2", from: Self.aliceDevice, resume))
-        #expect(await waitUntil { await signaling.subscriberWantsVideo(on: toAlice.handle) })
+        #expect(await eventually { await signaling.subscriberWantsVideo(on: toAlice.handle) })
 
         // Carol ends her session with us (she stops subscribing): a hangup of that handle only.
         server.deliver(iq("j2", from: Self.carolDevice, JingleRequest(action: .sessionTerminate, sessionID: toCarolLink.subscriber.subscriberId, reason: JingleReason(.success))))
         await #expect(throws: SignalingError.self) { try await carolAnswer.value }
-        #expect(await waitUntil { events.withLock { $0.last } == .hangup(toCarolLink.handle, reason: "\(Self.carolDevice) ended the session") })
+        #expect(await eventually { events.withLock { $0.last } == .hangup(toCarolLink.handle, reason: "\(Self.carolDevice) ended the session") })
 
         // Her publication, then her leaving: feedUnpublished, then participantLeft.
         server.deliver(iq("j3", from: Self.carolDevice, JingleRequest(action: .sessionInitiate, sessionID: "call1-carol", initiator: Self.carolDevice,
                                                                         session: try JingleSession(sdp: offer, writtenBy: .initiator))))
         let carolFeed = RouterFeed(id: FeedID(Self.carolDevice), display: "carol@example.org", hasAudio: true, hasVideo: true)
-        #expect(await waitUntil { events.withLock { $0.last } == .feedsPublished([carolFeed]) })
+        #expect(await eventually { events.withLock { $0.last } == .feedsPublished([carolFeed]) })
         let subscription = try await signaling.subscribe(to: FeedID(Self.carolDevice))
         #expect(subscription.offer.sdp.contains("a=ice-ufrag:YRRA"))
 
@@ -156,7 +146,7 @@ import XMPPTesting
         _ = try await signaling.sendConfigure(subscription.handle, streams: [RouterStreamConfiguration(mid: "1", send: true)])
         #expect(modifies().count == 2 && modifies()[1].contains("senders=\"initiator\""), "\(modifies())")
         server.deliver(message(from: Self.carolDevice, "<finish xmlns='urn:xmpp:jingle-message:0' id='call1'><reason xmlns='urn:xmpp:jingle:1'><success/></reason></finish>"))
-        #expect(await waitUntil { events.withLock { $0.suffix(2) } == [.feedUnpublished(FeedID(Self.carolDevice)), .participantLeft(FeedID(Self.carolDevice))] })
+        #expect(await eventually { events.withLock { $0.suffix(2) } == [.feedUnpublished(FeedID(Self.carolDevice)), .participantLeft(FeedID(Self.carolDevice))] })
         #expect(try await signaling.isPublishing(FeedID(Self.carolDevice)) == false)
 
         // We leave: our session with Alice terminated, finish to her device only.
@@ -179,14 +169,14 @@ import XMPPTesting
         let reader = Task { for await event in stream { events.withLock { $0.append(event) } } }
         defer { reader.cancel() }
         let joining = Task { try await signaling.join(display: "bob") }
-        #expect(await waitUntil { ["alice", "carol"].allSatisfy { name in server.sent.contains { $0.contains("<propose") && $0.contains("to=\"\(name)@example.org\"") } } })
+        #expect(await eventually { ["alice", "carol"].allSatisfy { name in server.sent.contains { $0.contains("<propose") && $0.contains("to=\"\(name)@example.org\"") } } })
         let proposal = try #require(server.sent.first { $0.contains("<propose") })
         #expect(proposal.contains("id=\"call9\"") && ["alice", "bob", "carol"].allSatisfy { proposal.contains("jid=\"\($0)@example.org\"") })
         server.deliver(message(from: Self.carolDevice, "<proceed xmlns='urn:xmpp:jingle-message:0' id='call9'/>"))
         let join = try await joining.value
         #expect(join.attendees.map(\.id) == [FeedID(Self.carolDevice)])
         server.deliver(message(from: Self.aliceDevice, "<proceed xmlns='urn:xmpp:jingle-message:0' id='call9'/>"))
-        #expect(await waitUntil { events.withLock { $0 } == [.participantJoined(FeedID(Self.aliceDevice), display: "alice@example.org")] })
+        #expect(await eventually { events.withLock { $0 } == [.participantJoined(FeedID(Self.aliceDevice), display: "alice@example.org")] })
         await signaling.leave()
         #expect(["alice@example.org/phone", Self.carolDevice].allSatisfy { device in server.sent.contains { $0.contains("<finish") && $0.contains("to=\"\(device)\"") } })
         await client.disconnect()

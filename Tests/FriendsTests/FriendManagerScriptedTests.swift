@@ -65,21 +65,11 @@ import XMPPTesting
         func shutdown() async { await fake.shutdown() }
     }
 
-    private func waitUntil(_ condition: () async -> Bool) async -> Bool {
-        for _ in 0..<500 {
-            if await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return false
-    }
-
     @Test func responderAnswersTricklesAndReportsPaths() async throws {
         let offer = try String(contentsOf: Self.fixtures.appendingPathComponent("chromium-datachannel-offer.sdp"), encoding: .utf8)
         let answer = try String(contentsOf: Self.fixtures.appendingPathComponent("chromium-datachannel-answer.sdp"), encoding: .utf8)
         let server = Self.server()
-        let client = XMPPClient(
-            account: XMPPAccount(jid: JID("me@example.org")!, password: "pw", resource: "r", webSocketURL: URL(string: "ws://127.0.0.1:1/x")!, allowsPlainAuthentication: true),
-            configuration: XMPPClientConfiguration(pingInterval: .seconds(3600)), transport: { _ in server })
+        let client = server.client()
         try await client.connect()
         let engine = AnsweringEngine(answer: answer)
         let manager = FriendManager(client: client, engine: engine,
@@ -89,17 +79,17 @@ import XMPPTesting
         let reader = Task { for await event in events { log.withLock { $0.append(event) } } }
         defer { reader.cancel() }
         try await manager.start()
-        #expect(await waitUntil { log.withLock { $0.contains { if case .discoverabilityChanged(.udp, _) = $0 { true } else { false } } } })
+        #expect(await eventually { log.withLock { $0.contains { if case .discoverabilityChanged(.udp, _) = $0 { true } else { false } } } })
 
         // Bob comes online; "bob@example.org/laptop" sorts before "me@example.org/r": he offers, we wait.
         server.deliver("<presence xmlns='jabber:client' from='bob@example.org/laptop'/>")
-        #expect(await waitUntil { await manager.connectedFriends == [JID("bob@example.org")!] })
+        #expect(await eventually { await manager.connectedFriends == [JID("bob@example.org")!] })
         #expect(!engine.fake.calls.contains { $0.hasPrefix("make") }, "the responder makes no connection before the offer")
 
         // His session-initiate (the offer mapped by the Jingle module), acknowledged, answered with a session-accept.
         let initiate = try FriendSignalCodecFixture.initiate(offer: offer)
         server.deliver("<iq xmlns='jabber:client' type='set' id='j1' from='bob@example.org/laptop' to='me@example.org/r'>\(initiate)</iq>")
-        #expect(await waitUntil { server.sent.contains { $0.contains("action=\"session-accept\"") } })
+        #expect(await eventually { server.sent.contains { $0.contains("action=\"session-accept\"") } })
         #expect(server.sent.contains { $0.contains("id=\"j1\"") && $0.contains("type=\"result\"") })
         let calls = engine.fake.calls
         let remote = try #require(calls.firstIndex { $0.hasPrefix("setRemote") }), created = try #require(calls.firstIndex { $0.hasPrefix("createAnswer") })
@@ -109,7 +99,7 @@ import XMPPTesting
         // A local candidate: trickled in a transport-info to bob.
         let pc = try #require(engine.fake.openPeerConnections.first)
         engine.fake.emit(.candidate(pc, IceCandidate(candidate: "candidate:1 1 udp 2122260223 192.0.2.2 50000 typ host generation 0 ufrag q3Tw", sdpMid: "0", sdpMLineIndex: 0)))
-        #expect(await waitUntil { server.sent.contains { $0.contains("action=\"transport-info\"") && $0.contains("192.0.2.2") } })
+        #expect(await eventually { server.sent.contains { $0.contains("action=\"transport-info\"") && $0.contains("192.0.2.2") } })
 
         // The stats: a selected host pair that just received a packet → udpDirect.
         engine.fake.setReport(try StatsReport(json: Array(#"""
@@ -118,11 +108,11 @@ import XMPPTesting
          {"id":"L1","type":"local-candidate","timestamp":0,"candidateType":"host","protocol":"udp"},
          {"id":"R1","type":"remote-candidate","timestamp":0,"candidateType":"host","protocol":"udp"}]
         """#.utf8)), for: pc)
-        #expect(await waitUntil { await manager.paths(of: JID("bob@example.org")!) == .udpDirect })
+        #expect(await eventually { await manager.paths(of: JID("bob@example.org")!) == .udpDirect })
 
         // Bob goes offline: paths empty at once, the connection closed.
         server.deliver("<presence xmlns='jabber:client' type='unavailable' from='bob@example.org/laptop'/>")
-        #expect(await waitUntil { engine.fake.openPeerConnections.isEmpty })
+        #expect(await eventually { engine.fake.openPeerConnections.isEmpty })
         #expect(await manager.paths(of: JID("bob@example.org")!) == [])
         let paths = log.withLock { $0.compactMap { if case .pathsChanged(_, let paths) = $0 { paths } else { nil } } }
         #expect(paths == [.udpDirect, []])

@@ -19,11 +19,6 @@ struct RealFriendManagerTests {
 
     func log(_ line: String) { print("friends-real: \(line)") }
 
-    private func client(_ servers: ProsodyServers, _ user: String) -> XMPPClient {
-        XMPPClient(account: XMPPAccount(jid: JID(local: user, domain: ProsodyServers.domain), password: "\(user)-pw", webSocketURL: servers.webSocketURL),
-                   configuration: XMPPClientConfiguration(pingInterval: .seconds(5), reconnectionDelays: [.milliseconds(100), .milliseconds(500)]))
-    }
-
     @Test(.timeLimit(.minutes(4)))
     func pathsAndDiscoverabilityFollowPresenceAndTheNetwork() async throws {
         let namespace = try FriendsNamespace.create()
@@ -46,18 +41,11 @@ struct RealFriendManagerTests {
     }
 
     private func scenario(_ servers: ProsodyServers, namespace: FriendsNamespace, aliceEngine: ChromiumMediaEngine, bobEngine: ChromiumMediaEngine) async throws {
-        let alice = client(servers, "alice"), bob = client(servers, "bob")
+        let alice = servers.client("alice"), bob = servers.client("bob")
         let aliceLog = EventLog.recording(alice), bobLog = EventLog.recording(bob)
         try await alice.connect()
         try await bob.connect()
-        try await alice.addFriend(Self.bob)
-        _ = await bobLog.first(within: .seconds(5)) { $0 == .roster(.subscriptionRequest(from: Self.alice)) }
-        try await bob.approveFriendRequest(from: Self.alice)
-        let mutual = await aliceLog.first(within: .seconds(5)) {
-            if case .roster(.friendChanged(let friend)) = $0 { friend.jid == Self.bob && friend.availability != .offline }
-            else if case .roster(.friendAdded(let friend)) = $0 { friend.jid == Self.bob && friend.availability != .offline } else { false }
-        }
-        try #require(mutual != nil, "alice and bob became friends")
+        try await becomeFriends((alice, Self.alice, aliceLog), (bob, Self.bob, bobLog))
 
         // Bob probes from inside his namespace; both re-evaluate every 2 s so the filters below
         // are seen quickly (the default is 4 s).

@@ -29,11 +29,6 @@ struct RealRelayedReconnectTests {
 
     func log(_ line: String) { print("relayed-reconnect: \(line)") }
 
-    private func client(_ servers: ProsodyServers, _ user: String) -> XMPPClient {
-        XMPPClient(account: XMPPAccount(jid: JID(local: user, domain: ProsodyServers.domain), password: "\(user)-pw", webSocketURL: servers.webSocketURL),
-                   configuration: XMPPClientConfiguration(pingInterval: .seconds(5), reconnectionDelays: [.milliseconds(100), .milliseconds(500)]))
-    }
-
     @Test(.timeLimit(.minutes(2)))
     func aCallSurvivesBobsAddressChange() async throws {
         let namespace = try FriendsNamespace.create()
@@ -59,18 +54,11 @@ struct RealRelayedReconnectTests {
     }
 
     private func scenario(_ servers: ProsodyServers, namespace: FriendsNamespace, aliceEngine: NotedMediaEngine, bobEngine: NotedMediaEngine) async throws {
-        let alice = client(servers, "alice"), bob = client(servers, "bob")
+        let alice = servers.client("alice"), bob = servers.client("bob")
         let aliceLog = EventLog.recording(alice), bobLog = EventLog.recording(bob)
         try await alice.connect()
         try await bob.connect()
-        try await alice.addFriend(Self.bob)
-        _ = await bobLog.first(within: .seconds(5)) { $0 == .roster(.subscriptionRequest(from: Self.alice)) }
-        try await bob.approveFriendRequest(from: Self.alice)
-        let mutual = await aliceLog.first(within: .seconds(5)) { event in
-            if case .roster(.friendChanged(let friend)) = event { friend.jid == Self.bob && friend.availability != .offline }
-            else if case .roster(.friendAdded(let friend)) = event { friend.jid == Self.bob && friend.availability != .offline } else { false }
-        }
-        try #require(mutual != nil, "alice and bob became friends")
+        try await becomeFriends((alice, Self.alice, aliceLog), (bob, Self.bob, bobLog))
 
         let aliceSignaling = JingleCallSignaling(client: alice, friend: Self.bob, role: .caller)
         let bobSignaling = JingleCallSignaling(client: bob, friend: Self.alice, role: .callee)

@@ -20,13 +20,8 @@ struct XMPPRealTests {
         await servers.stop()
     }
 
-    private func client(_ servers: ProsodyServers, _ user: String) -> XMPPClient {
-        XMPPClient(account: XMPPAccount(jid: JID(local: user, domain: ProsodyServers.domain), password: "\(user)-pw", webSocketURL: servers.webSocketURL),
-                   configuration: XMPPClientConfiguration(pingInterval: .seconds(5), reconnectionDelays: [.milliseconds(100), .milliseconds(500)]))
-    }
-
     private func scenario(_ servers: ProsodyServers) async throws {
-        let alice = client(servers, "alice"), bob = client(servers, "bob")
+        let alice = servers.client("alice"), bob = servers.client("bob")
         let aliceLog = EventLog.recording(alice), bobLog = EventLog.recording(bob)
         let aliceJID = JID(local: "alice", domain: ProsodyServers.domain), bobJID = JID(local: "bob", domain: ProsodyServers.domain)
 
