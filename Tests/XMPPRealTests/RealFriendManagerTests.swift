@@ -22,21 +22,9 @@ struct RealFriendManagerTests {
     @Test(.timeLimit(.minutes(4)))
     func pathsAndDiscoverabilityFollowPresenceAndTheNetwork() async throws {
         let namespace = try FriendsNamespace.create()
-        let work = NSTemporaryDirectory() + "callscope-friends-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        var engines: [ChromiumMediaEngine] = []
-        var servers: ProsodyServers?
-        do {
-            servers = try await ProsodyServers(users: ["alice": "alice-pw", "bob": "bob-pw"], turnAddress: FriendsNamespace.rootAddress)
-            engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions()))
-            // chromedriver stays outside the namespace and talks to Chromium over a pipe (as the calls tests do).
-            engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions(chromiumPath: namespace.chromiumWrapper(in: work), extraArguments: ["--remote-debugging-pipe"])))
-            try await scenario(try #require(servers), namespace: namespace, aliceEngine: engines[0], bobEngine: engines[1])
-        } catch {
-            Issue.record("friends-real: \(error)")
+        await namespace.withAliceAndBob(label: "friends-real") { servers, alice, bob in
+            try await scenario(servers, namespace: namespace, aliceEngine: alice, bobEngine: bob)
         }
-        for engine in engines { await engine.shutdown() }
-        await servers?.stop()
         FriendsNamespace.remove()
     }
 

@@ -30,21 +30,9 @@ struct RealFriendNetworkChangeTests {
     func friendConnectionAndStreamSurviveAnAddressChange() async throws {
         let namespace = try FriendsNamespace.create()
         try namespace.prepareSecondSubnet()
-        let work = NSTemporaryDirectory() + "callscope-netchange-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        var engines: [ChromiumMediaEngine] = []
-        var servers: ProsodyServers?
-        do {
-            servers = try await ProsodyServers(users: ["alice": "alice-pw", "bob": "bob-pw"], turnAddress: FriendsNamespace.rootAddress)
-            engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions()))
-            engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions(chromiumPath: namespace.chromiumWrapper(in: work), extraArguments: ["--remote-debugging-pipe"])))
-            try await scenario(try #require(servers), namespace: namespace, aliceEngine: engines[0], bobEngine: engines[1])
-        } catch {
-            Issue.record("friends-netchange: \(error)")
+        await namespace.withAliceAndBob(label: "friends-netchange", beforeStop: { Self.unblockXMPP(port: $0.httpPort) }) { servers, alice, bob in
+            try await scenario(servers, namespace: namespace, aliceEngine: alice, bobEngine: bob)
         }
-        if let port = servers?.httpPort { Self.unblockXMPP(port: port) }
-        for engine in engines { await engine.shutdown() }
-        await servers?.stop()
         _ = try? FriendsNamespace.run(["/usr/sbin/ip", "addr", "del", FriendsNamespace.movedRootAddress + "/24", "dev", FriendsNamespace.rootInterface])
         FriendsNamespace.remove()
     }

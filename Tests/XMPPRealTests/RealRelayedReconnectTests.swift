@@ -33,24 +33,11 @@ struct RealRelayedReconnectTests {
     func aCallSurvivesBobsAddressChange() async throws {
         let namespace = try FriendsNamespace.create()
         try FriendsNamespace.run(["/usr/sbin/ip", "addr", "add", Self.movedRoot + "/24", "dev", FriendsNamespace.rootInterface])
-        let work = NSTemporaryDirectory() + "callscope-relayed-reconnect-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        var engines: [ChromiumMediaEngine] = []
-        var servers: ProsodyServers?
-        do {
-            servers = try await ProsodyServers(users: ["alice": "alice-pw", "bob": "bob-pw"], turnAddress: FriendsNamespace.rootAddress)
-            engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions(fakeCameraFrameRate: 15)))
-            engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions(chromiumPath: try namespace.chromiumWrapper(in: work), fakeCameraFrameRate: 15,
-                                                                                extraArguments: ["--remote-debugging-pipe"])))
-            try await scenario(try #require(servers), namespace: namespace, aliceEngine: NotedMediaEngine(engines[0]), bobEngine: NotedMediaEngine(engines[1]))
-        } catch {
-            Issue.record("relayed-reconnect: \(error)")
+        await namespace.withAliceAndBob(label: "relayed-reconnect", fakeCameraFrameRate: 15) { servers, alice, bob in
+            try await scenario(servers, namespace: namespace, aliceEngine: NotedMediaEngine(alice), bobEngine: NotedMediaEngine(bob))
         }
-        for engine in engines { await engine.shutdown() }
-        await servers?.stop()
         _ = try? FriendsNamespace.run(["/usr/sbin/ip", "addr", "del", Self.movedRoot + "/24", "dev", FriendsNamespace.rootInterface])
         FriendsNamespace.remove()
-        try? FileManager.default.removeItem(atPath: work)
     }
 
     private func scenario(_ servers: ProsodyServers, namespace: FriendsNamespace, aliceEngine: NotedMediaEngine, bobEngine: NotedMediaEngine) async throws {
