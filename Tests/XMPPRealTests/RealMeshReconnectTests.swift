@@ -19,8 +19,10 @@ import XMPPClient
 /// - video comes back on the four links that involve her (Alice's and Bob's subscriptions to
 ///   her, hers to them): each link's received video bytes grow again, by ICE restarts in that
 ///   link's session only;
-/// - Alice's and Bob's links to each other never stall for long (no 200 ms sample without
-///   bytes in more than two in a row, i.e. no gap of a second: their sessions are not restarted);
+/// - Alice's and Bob's links to each other are never interrupted: their subscribers see no
+///   `didDisconnect`, and their video bytes never stop growing for 2 s (the machines call a
+///   path lost after 3 s of silence; a sample comes every 200 ms, a stats call under load can
+///   take most of a second);
 /// - no `participantDidDisconnect` or `streamDestroyed` in any of the three sessions.
 /// The time from the change to video back on each link is measured and logged, not asserted
 /// (only that it comes back within a generous bound). Gated by CALLSCOPE_REAL=1 and
@@ -169,7 +171,13 @@ struct RealMeshReconnectTests {
         }
         for link in links where !link.involvesCarol {
             #expect(back[link.name] != nil, "video on \(link.name) at the end: \(link.video.samples(from: change))")
-            #expect(longestStall(link.video, after: change) < .seconds(1), "\(link.name) not interrupted: \(link.video.samples(from: change))")
+            #expect(longestStall(link.video, after: change) < .seconds(2), "\(link.name) not interrupted: \(link.video.samples(from: change))")
+        }
+        for (name, recorder) in lifecycles where !name.contains("carol") {
+            let lost = recorder.entries.filter { entry in
+                if case .didDisconnect = entry.event { entry.at > change } else { false }
+            }
+            #expect(lost.isEmpty, "\(name) subscriber never disconnected: \(recorder.timeline(from: change))")
         }
         for (index, recorder) in events.enumerated() {
             let lost = recorder.entries.filter { entry in
