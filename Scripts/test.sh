@@ -170,6 +170,12 @@ netns_suite 90 RealMeshCallTests
 # Jingle bring video back both ways, nobody is disconnected. 19.9-20.2 s in three runs, 20.6-21.1 s
 # with swift test's start (2026-12-02).
 netns_suite 90 RealRelayedReconnectTests
+# The same network change in a call of three (docs/peer-to-peer.md, "Reconnection in a mesh"):
+# Carol's Chromium in csrig-friends, her address moves and her stream is cut; her stream resumes,
+# video comes back on the four links that involve her, Alice<->Bob not interrupted, nobody
+# disconnected. 27.0 / 24.5 / 23.0 s in three runs in a row, 28.6 / 25.8 / 24.2 s with swift
+# test's start (2026-12-02, machine shared with a CI run).
+netns_suite 90 RealMeshReconnectTests
 # Subscriber and publisher blackouts of 8 s and 40 s, and a signaling-only outage
 # (docs/reconnection.md). ~170 s.
 netns_suite 420 RealReconnectionTests

@@ -10,6 +10,8 @@ enum JingleMeshInput: Sendable {
     case message(JingleMessage, group: JingleCallGroup?, from: JID)
     /// A friend sent a Jingle IQ or XEP-0353 message that does not read (refused or dropped).
     case malformed
+    /// A member asks for an ICE restart of a session (JingleIceRestarting.swift).
+    case iceRestartRequest(sid: String, from: JID)
 }
 
 extension JingleMeshCallSignaling {
@@ -25,7 +27,7 @@ extension JingleMeshCallSignaling {
                 sink.yield(.malformed)
                 return "bad-request"
             }
-            sink.yield(.request(request, from: from))
+            sink.yield(JingleIceRestartShape.isRequest(payload) ? .iceRestartRequest(sid: request.sessionID, from: from) : .request(request, from: from))
             return nil
         }
         await client.handleMessages(namespace: JingleNamespace.jingleMessage) { payload, from in
@@ -47,6 +49,12 @@ extension JingleMeshCallSignaling {
         case .message(let message, let group, let from): await receive(message, group: group, from: from)
         case .request(let request, let from): receive(request, from: from)
         case .malformed: malformedInputs += 1
+        case .iceRestartRequest(let sid, let from):
+            guard devices[from.bare] == from else {
+                strayRequests += 1
+                return
+            }
+            receiveRestartRequest(sid: sid, from: from)
         }
     }
 
@@ -127,9 +135,11 @@ extension JingleMeshCallSignaling {
         members.remove(member)
         for (sid, publication) in publications where publication.device == device {
             publications[sid] = nil
+            forgetRestarts(of: sid)
             publication.answerWaiter?.resume(returning: .failure(SignalingError("offerPublication: \(device) left the call")))
         }
-        if memberPublications.removeValue(forKey: device) != nil {
+        if let gone = memberPublications.removeValue(forKey: device) {
+            forgetRestarts(of: gone.sid)
             eventSink.yield(.feedUnpublished(FeedID(device.description)))
         }
         eventSink.yield(.participantLeft(FeedID(device.description)))
@@ -155,11 +165,12 @@ extension JingleMeshCallSignaling {
             wakeOfferWaiters()
         case .sessionAccept:
             guard let publication = publications[sid], publication.device == device, let offer = publication.offer else { return }
+            rememberAccept(request.session, sid: sid)
             answerArrived(sid: sid, Result<SessionDescription, any Error> {
                 SessionDescription(kind: .answer, sdp: try request.session.sdp(answering: offer))
             })
         case .transportInfo:
-            unusedRemoteCandidates += request.trickleCandidates.count
+            receiveTransportInfo(request, from: device)
         case .contentModify:
             // The subscriber's audio fallback: what it wants us to send on each content.
             guard let publication = publications[sid], publication.device == device else { return }
@@ -173,10 +184,12 @@ extension JingleMeshCallSignaling {
         case .sessionTerminate:
             if let publication = publications[sid], publication.device == device {
                 publications[sid] = nil
+                forgetRestarts(of: sid)
                 publication.answerWaiter?.resume(returning: .failure(SignalingError("offerPublication: \(device) ended the session")))
                 eventSink.yield(.hangup(Self.publicationHandle(sid), reason: "\(device) ended the session"))
             } else if memberPublications[device]?.sid == sid {
                 memberPublications[device] = nil
+                forgetRestarts(of: sid)
                 eventSink.yield(.feedUnpublished(FeedID(device.description)))
             }
         default:

@@ -63,6 +63,13 @@ extension JingleMeshCallSignaling: MeshSignaling {
         return try answer.get()
     }
 
+    /// Restarts ICE on the session `handle` only: `offer`'s new credentials as a
+    /// `transport-info` of that session; returns the answer made of the member's credentials,
+    /// which come the same way (within 5 s).
+    package func restartPublicationIce(offer: SessionDescription, on handle: RouterHandleID) async throws -> SessionDescription {
+        try await restartPublication(on: handle, offer: offer, step: "restartPublicationIce")
+    }
+
     /// Whether the member of session `handle` still wants our video (it sent no
     /// `content-modify` pausing it, or resumed it since).
     package func subscriberWantsVideo(on handle: RouterHandleID) async -> Bool {
@@ -78,6 +85,7 @@ extension JingleMeshCallSignaling: MeshSignaling {
     /// Forgets publication session `sid` (its waiter fails) and sends its `session-terminate`.
     func terminatePublication(sid: String) async {
         guard let publication = publications.removeValue(forKey: sid) else { return }
+        forgetRestarts(of: sid)
         publication.answerWaiter?.resume(returning: .failure(SignalingError("offerPublication: the session with \(publication.device) ended")))
         try? await client.set(JingleRequest(action: .sessionTerminate, sessionID: sid, reason: JingleReason(.success)).element, to: publication.device)
     }

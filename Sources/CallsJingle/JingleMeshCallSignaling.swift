@@ -38,9 +38,19 @@ import XMPPClient
 ///   `'initiator'`: send it again); a member's `content-modify` of our session towards it is
 ///   what ``subscriberWantsVideo(on:)`` reports, and the publication turns the video off on that
 ///   member's connection only.
-/// - **Not built.** ICE restarts and republishing throw a ``SignalingError``; candidates
-///   trickled to us are counted (``unusedRemoteCandidates``), not applied; ``publish(offer:)``
-///   throws (a mesh publication is offered per subscriber).
+/// - **Candidates and ICE restarts**, per session, with the wire shapes of the call of two
+///   (``JingleCallSignaling``, the code shared in JingleIceRestarting.swift): a member's trickled
+///   candidates become ``SignalingEvent/remoteCandidate(_:_:)`` of the session's handle (a
+///   subscription's held until its answer is set); a restart of our publication towards one
+///   member (``restartPublicationIce(offer:on:)``) is a `transport-info` with new credentials in
+///   that session only, answered the same way; a member's such `transport-info` on its
+///   publication is ``SignalingEvent/offer(_:_:)`` of our subscription; ``restartIce(_:)`` asks
+///   with `<restart-ice/>`, a member's request is ``SignalingEvent/iceRestartRequested(_:)`` of
+///   our session towards it. Each time the XMPP stream comes back, every session restarts
+///   (``restartsAfterStreamReturns``).
+/// - **Not built.** Republishing throws a ``SignalingError``; ``publish(offer:)`` and
+///   ``restartPublisherIce(offer:)`` throw (a mesh publication is offered, and restarted, per
+///   subscriber).
 ///
 /// One call per client at a time: it takes the client's Jingle IQs and XEP-0353 messages.
 public actor JingleMeshCallSignaling: Signaling {
@@ -75,8 +85,11 @@ public actor JingleMeshCallSignaling: Signaling {
     /// Each member's publication (by its device) and our subscription to it.
     var memberPublications: [JID: FriendPublication] = [:]
     var offerWaiters: [CheckedContinuation<Void, Never>] = []
-    /// Remote candidates received in a `transport-info` (not applied).
+    /// Remote candidates received in a `transport-info` that no session of ours can apply
+    /// (their content is not one of its contents, or too many held before our answer).
     public internal(set) var unusedRemoteCandidates = 0
+    /// ICE restarts and the members' candidates held (JingleMeshCallSignaling+Restart.swift).
+    var restarts = JingleIceRestarts()
     /// Members' Jingle IQs refused as malformed (`bad-request`) and XEP-0353 messages dropped
     /// as malformed (a bad group included).
     public internal(set) var malformedInputs = 0
@@ -117,6 +130,7 @@ public actor JingleMeshCallSignaling: Signaling {
             throw SignalingError("join: no member \(role == .caller ? "proceeded" : "proposed") within \(answerTimeout)")
         }
         joined = true
+        watchStreamReturns()
         let attendees = devices.keys.sorted().compactMap { member in
             devices[member].map { RouterAttendee(id: FeedID($0.description), display: member.description) }
         }
@@ -133,9 +147,9 @@ public actor JingleMeshCallSignaling: Signaling {
         for sid in publications.keys.sorted() { await terminatePublication(sid: sid) }
     }
 
-    /// Not built for Jingle yet: throws.
+    /// Not used in a mesh: throws (``restartPublicationIce(offer:on:)`` restarts one subscriber's session).
     public func restartPublisherIce(offer: SessionDescription) async throws -> SessionDescription {
-        throw SignalingError("restartPublisherIce: an ICE restart over Jingle is not built for a mesh")
+        throw SignalingError("restartPublisherIce: a mesh publication restarts ICE towards each subscriber in its own session")
     }
 
     /// Not built for Jingle yet: throws.
@@ -165,12 +179,16 @@ public actor JingleMeshCallSignaling: Signaling {
     }
 
     /// Keeps `answer`; the `session-accept` goes once our candidates are gathered (or after
-    /// ``gatheringWait``).
+    /// ``gatheringWait``). On an accepted subscription, `answer` answers the member's ICE
+    /// restart: its credentials go as a `transport-info`.
     public func start(_ handle: RouterHandleID, answer: SessionDescription) async throws {
-        guard let device = subscribedDevice(handle), let sid = memberPublications[device]?.sid else {
+        guard let device = subscribedDevice(handle), let publication = memberPublications[device] else {
             throw SignalingError("start: no subscription \(handle)")
         }
+        let sid = publication.sid
+        if publication.accepted { return try await answerRestart(sid: sid, answer: answer) }
         memberPublications[device]?.answer = try JingleSession(sdp: answer.sdp, writtenBy: .responder)
+        releaseHeldCandidates(sid: sid)
         let wait = gatheringWait
         Task { [weak self] in
             try? await Task.sleep(for: wait)
@@ -178,9 +196,10 @@ public actor JingleMeshCallSignaling: Signaling {
         }
     }
 
-    /// Not built for Jingle yet: throws.
+    /// Asks the member for an ICE restart of its publication (`session-info` with
+    /// `<restart-ice/>`); its offer arrives as ``SignalingEvent/offer(_:_:)``.
     public func restartIce(_ handle: RouterHandleID) async throws {
-        throw SignalingError("restartIce: an ICE restart over Jingle is not built for a mesh")
+        try await askForRestart(handle)
     }
 
     /// On a subscription: a `send` that changes what we asked of a content goes to its
@@ -239,6 +258,7 @@ public actor JingleMeshCallSignaling: Signaling {
     public func leave() async {
         guard !ended else { return }
         ended = true
+        endRestarts()
         for task in proposeTasks.values { task.cancel() }
         proposeTasks.removeAll()
         for sid in publications.keys.sorted() { await terminatePublication(sid: sid) }

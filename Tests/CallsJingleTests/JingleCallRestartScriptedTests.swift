@@ -99,6 +99,8 @@ import XMPPTesting
         server.deliver(iq("r2", restart(sid: "call1-alice", ufrag: "R2R2", pwd: Self.newPassword)))
         server.deliver(iq("r3", restart(sid: "call1-alice", ufrag: "R3R3", pwd: "short")))
         #expect(await eventually { await signaling.ignoredRestartSignals == 1 })
+        // The events reach the test through a reader task: wait for the offer, not only the count.
+        #expect(await eventually { events.withLock { $0 }.contains { if case .offer = $0 { true } else { false } } })
         let offers = events.withLock { $0 }.compactMap { event -> (RouterHandleID, SessionDescription)? in
             if case .offer(let handle, let description) = event { (handle, description) } else { nil }
         }

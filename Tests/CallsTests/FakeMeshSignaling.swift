@@ -35,6 +35,11 @@ final class FakeMeshSignaling: MeshSignaling, Sendable {
         return SessionDescription(kind: .answer, sdp: "answer \(handle)")
     }
 
+    func restartPublicationIce(offer: SessionDescription, on handle: RouterHandleID) async throws -> SessionDescription {
+        record("restart \(handle)")
+        return SessionDescription(kind: .answer, sdp: "restart answer \(handle)")
+    }
+
     func closePublication(_ handle: RouterHandleID) async { record("closePublication \(handle)") }
 
     /// The subscriber of `handle` falls back to audio (`false`) or wants video again.

@@ -72,7 +72,7 @@ struct RealMeshCallTests {
     }
 
     /// Each pair becomes friends (one asks, the other approves).
-    private func befriend(_ clients: [XMPPClient]) async throws {
+    func befriend(_ clients: [XMPPClient]) async throws {
         let logs = clients.map { RelayedCallRecorder($0.events()) }
         for client in clients { try await client.connect() }
         for (asker, approver) in [(0, 1), (0, 2), (1, 2)] {

@@ -47,11 +47,13 @@ final class VideoBytes: @unchecked Sendable {
     private var stored: [(at: ContinuousClock.Instant, bytes: UInt64)] = []
     private var task: Task<Void, Never>?
 
-    /// Polls the first peer connection `engine` answered on (the subscriber's).
-    init(_ engine: NotedMediaEngine) {
+    /// Polls the `index`th peer connection `engine` answered on (a subscriber's; the first by
+    /// default).
+    init(_ engine: NotedMediaEngine, answering index: Int = 0) {
         task = Task { [weak self] in
             while !Task.isCancelled {
-                if let pc = engine.answeringPeerConnections.first, let report = try? await engine.stats(of: pc) {
+                let answering = engine.answeringPeerConnections
+                if answering.count > index, let report = try? await engine.stats(of: answering[index]) {
                     let video = report.entries(ofType: .inboundRTP).filter { $0.kind == "video" }
                     if !video.isEmpty { self?.append(UInt64(video.reduce(0) { $0 + ($1.bytesReceived ?? 0) })) }
                 }

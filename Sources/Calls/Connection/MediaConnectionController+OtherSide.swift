@@ -64,9 +64,11 @@ extension MediaConnectionController {
 }
 
 extension CallSession {
-    /// The media connection (the publication's or an open subscription's) on `handle`.
+    /// The media connection (the publication's, a relayed publication's link's, or an open
+    /// subscription's) on `handle`.
     func connectionController(on handle: RouterHandleID) -> MediaConnectionController? {
         if let publication, publication.connection.handle == handle { return publication.connection }
+        if let link = relayedPublication?.link(on: handle) { return link.connection }
         return subscription(on: handle)?.connection
     }
 

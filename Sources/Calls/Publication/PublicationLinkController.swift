@@ -114,13 +114,21 @@ extension PublicationLinkController: MediaConnectionRole {
         publication.linkChanged(self, kind)
     }
 
-    /// Restarting ICE over the mesh signalling is not built: the failure is told, and the
-    /// machine goes on to its next step.
+    /// Restarts ICE towards this subscriber only: the offer goes in its session
+    /// (``MeshSignaling/restartPublicationIce(offer:on:)``), its answer is set, and the
+    /// subscriber's candidates held meanwhile are tried. A failure is told, and the machine goes
+    /// on to its next step.
     func restartIce(on handle: RouterHandleID, in session: isolated CallSession) async {
+        let pc = peerConnection
         do {
-            let offer = try await session.engine.createOffer(on: peerConnection, iceRestart: true)
-            _ = try await session.signaling.restartPublisherIce(offer: offer)
+            let offer = try await session.engine.createOffer(on: pc, iceRestart: true)
+            let answer = try await publication.signaling.restartPublicationIce(offer: offer, on: handle)
+            guard isOpen else { return }
+            try await session.engine.setLocalDescription(offer, on: pc)
+            try await session.engine.setRemoteDescription(answer, on: pc)
+            await connection.feed(.answerSent(pc), in: session)
         } catch {
+            guard isOpen else { return }
             publisher.deliver([.didFail(CallError.wrapping(error, "publisher ICE restart towards \(subscriber)"))])
         }
     }

@@ -45,6 +45,12 @@ final class RelayedPublicationController {
         links.values.first { $0.peerConnection == pc }
     }
 
+    /// The open link whose session is `handle`, if one of ours (its restart requests and the
+    /// subscriber's candidates come on it).
+    func link(on handle: RouterHandleID) -> PublicationLinkController? {
+        links.values.first { $0.isOpen && $0.handle == handle }
+    }
+
     /// Opens a link to `subscriber` (none when there is one): a peer connection, then its
     /// session and offer in a task of its own, so that one subscriber slow to accept holds
     /// back no other.

@@ -36,6 +36,10 @@ package protocol MeshSignaling: Signaling {
     func openPublication(to subscriber: FeedID) async throws -> MeshPublicationLink
     /// Sends `offer` on the session `handle`; returns the subscriber's answer once it accepted.
     func offerPublication(_ offer: SessionDescription, on handle: RouterHandleID) async throws -> SessionDescription
+    /// Restarts ICE on the session `handle` only (``Signaling/restartPublisherIce(offer:)`` for
+    /// one subscriber): sends `offer` (made with an ICE restart) there and returns the
+    /// subscriber's answer.
+    func restartPublicationIce(offer: SessionDescription, on handle: RouterHandleID) async throws -> SessionDescription
     /// Ends the session `handle` (idempotent).
     func closePublication(_ handle: RouterHandleID) async
     /// Whether the subscriber of session `handle` wants our video now (`false` once its layer
