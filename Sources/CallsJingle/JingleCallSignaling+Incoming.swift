@@ -95,6 +95,10 @@ extension JingleCallSignaling {
             answerArrived(sid: publication.sid, answer)
         case .transportInfo:
             receiveTransportInfo(request)
+        case .contentModify:
+            // The friend's audio fallback: what it wants us to send on each content.
+            guard let publication, request.sessionID == publication.sid else { return }
+            self.publication?.pausedContents = JingleAudioFallback.paused(after: request, publication.pausedContents)
         case .sessionTerminate:
             if request.sessionID == friendPublication?.sid {
                 friendPublication = nil

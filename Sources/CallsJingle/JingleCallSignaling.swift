@@ -40,9 +40,13 @@ import XMPPClient
 ///   ``leave()`` terminates both and sends XEP-0353 `finish`. The friend's `session-terminate`
 ///   of its publication becomes ``SignalingEvent/feedUnpublished(_:)``; its `finish` becomes
 ///   ``SignalingEvent/participantLeft(_:)``.
-/// - **No router.** ``configure(_:streams:)`` and ``sendConfigure(_:streams:)`` do nothing (the
-///   friend receives what the connection negotiated; nothing forwards layers);
-///   ``republish(offer:display:participantID:)`` throws a ``SignalingError`` (not built yet).
+/// - **Audio fallback.** ``configure(_:streams:)`` on our subscription sends a `content-modify`
+///   of the friend's session when a content's `send` changes (`senders='none'`: stop sending it
+///   to us; `'initiator'`: send it again); the friend's `content-modify` of our publication's
+///   session turns our video off on that connection, and on again (the publication reads it at
+///   each stats sample). Layers (`substream`, `temporal`) are accepted and ignored: no router
+///   forwards them.
+/// - **Not built.** ``republish(offer:display:participantID:)`` throws a ``SignalingError``.
 ///
 /// One call per client at a time: the signalling takes the client's Jingle IQs and XEP-0353
 /// messages (a ``Friends`` `FriendManager` on the same client would lose its Jingle IQs).
@@ -214,12 +218,24 @@ public actor JingleCallSignaling: Signaling {
         try await askForRestart(handle)
     }
 
-    /// Does nothing: no router forwards layers between friends.
-    public func configure(_ handle: RouterHandleID, streams: [RouterStreamConfiguration]) async throws {}
+    /// On our subscription: a `send` that changes what we asked of a content goes to the friend
+    /// as a `content-modify` of its publication's session (`senders='none'`: stop sending it to
+    /// us, the audio fallback; `senders='initiator'`: send it again), as in a mesh. Layers
+    /// (`substream`, `temporal`) are accepted and ignored: nothing between friends forwards
+    /// them. Another handle, or nothing changed: nothing is sent.
+    public func configure(_ handle: RouterHandleID, streams: [RouterStreamConfiguration]) async throws {
+        guard let publication = friendPublication, handle == Self.subscriptionHandle(publication.sid), let device = friendDevice,
+              let change = JingleAudioFallback.request(sid: publication.sid, offer: publication.offer, paused: publication.pausedContents, streams: streams)
+        else { return }
+        friendPublication?.pausedContents = change.paused
+        try await client.set(change.request.element, to: device)
+    }
 
-    /// Does nothing (as ``configure(_:streams:)``); the returned task succeeds.
+    /// ``configure(_:streams:)``, sent before it returns (the order of requests is kept); the
+    /// returned task succeeds.
     public func sendConfigure(_ handle: RouterHandleID, streams: [RouterStreamConfiguration]) async throws -> Task<Void, any Error> {
-        Task {}
+        try await configure(handle, streams: streams)
+        return Task {}
     }
 
     /// Sends `candidate` as a `transport-info` of the handle's session; on our subscription,

@@ -174,13 +174,7 @@ extension JingleMeshCallSignaling {
         case .contentModify:
             // The subscriber's audio fallback: what it wants us to send on each content.
             guard let publication = publications[sid], publication.device == device else { return }
-            for content in request.session.contents {
-                if content.senders == .none || content.senders == .responder {
-                    publications[sid]?.pausedContents.insert(content.name)
-                } else {
-                    publications[sid]?.pausedContents.remove(content.name)
-                }
-            }
+            publications[sid]?.pausedContents = JingleAudioFallback.paused(after: request, publication.pausedContents)
         case .sessionTerminate:
             if let publication = publications[sid], publication.device == device {
                 publications[sid] = nil

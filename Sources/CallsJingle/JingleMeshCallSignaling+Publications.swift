@@ -14,10 +14,7 @@ struct MeshPublicationSession: Sendable {
     var pausedContents: Set<String> = []
 
     /// Whether the subscriber still wants one of our video contents (no video offered: `true`).
-    var wantsVideo: Bool {
-        let video = offer?.contents.filter { if case .rtp(let description) = $0.application { description.media == "video" } else { false } }.map(\.name) ?? []
-        return video.isEmpty || !Set(video).isSubset(of: pausedContents)
-    }
+    var wantsVideo: Bool { JingleAudioFallback.wantsVideo(offer: offer, paused: pausedContents) }
 }
 
 extension JingleMeshCallSignaling: MeshSignaling {

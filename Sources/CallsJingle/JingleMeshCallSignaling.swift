@@ -207,16 +207,10 @@ public actor JingleMeshCallSignaling: Signaling {
     /// us, the audio fallback; `senders='initiator'`: send it again); the publisher applies it
     /// to its connection towards us only. Layers are not chosen (nothing forwards them).
     public func configure(_ handle: RouterHandleID, streams: [RouterStreamConfiguration]) async throws {
-        guard let device = subscribedDevice(handle), let publication = memberPublications[device] else { return }
-        var changed: [JingleContent] = []
-        for stream in streams {
-            guard let send = stream.send, publication.offer.contents.contains(where: { $0.name == stream.mid }),
-                  publication.pausedContents.contains(stream.mid) == send else { continue }
-            changed.append(JingleContent(creator: .initiator, name: stream.mid, senders: send ? .initiator : .none))
-            if send { memberPublications[device]?.pausedContents.remove(stream.mid) } else { memberPublications[device]?.pausedContents.insert(stream.mid) }
-        }
-        guard !changed.isEmpty else { return }
-        try await client.set(JingleRequest(action: .contentModify, sessionID: publication.sid, session: JingleSession(contents: changed)).element, to: device)
+        guard let device = subscribedDevice(handle), let publication = memberPublications[device],
+              let change = JingleAudioFallback.request(sid: publication.sid, offer: publication.offer, paused: publication.pausedContents, streams: streams) else { return }
+        memberPublications[device]?.pausedContents = change.paused
+        try await client.set(change.request.element, to: device)
     }
 
     /// ``configure(_:streams:)``, sent before it returns (the order of requests is kept); the

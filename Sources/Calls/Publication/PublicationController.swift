@@ -11,8 +11,12 @@ final class PublicationController {
     /// The peer connection publishing now (a new one during a republish, before the machine has
     /// it).
     private(set) var peerConnection: PeerConnectionID
-    /// The video track's enabled state last set on the engine.
+    /// ``CallPublisher/publishVideo`` as last applied (our stream's `hasVideo`, the sender stats'
+    /// `videoEnabled`).
     private var videoEnabled = true
+    /// The video track's enabled state last set on the engine: off also while a relayed
+    /// publication's subscriber fell back to audio.
+    private var videoTrackEnabled = true
     /// The engine's local preview of the publishing peer connection, to the publisher's video output.
     private let video: VideoSinkBinding
     /// The audio track's enabled state last set on the engine.
@@ -192,14 +196,21 @@ final class PublicationController {
 
     /// Applies ``CallPublisher/publishVideo`` and ``CallPublisher/publishAudio`` to the tracks
     /// when they changed; our stream's `hasVideo` / `hasAudio` follow, and the router is told.
+    /// In a relayed call the video track is also off while the friend's layer policy fell back
+    /// to audio (``RelayedSignaling/publicationSubscriberWantsVideo()``): it asked us to lower
+    /// what we send it, there being no router to stop forwarding. That is no change of our
+    /// stream: its `hasVideo` follows the switch only.
     private func applyPublishedTracks(in session: isolated CallSession) async {
         let (video, audio) = (publisher.publishVideo, publisher.publishAudio)
-        guard isOpen, video != videoEnabled || audio != audioEnabled else { return }
+        let wanted = await (session.signaling as? any RelayedSignaling)?.publicationSubscriberWantsVideo() ?? true
+        let track = video && wanted
+        guard isOpen, track != videoTrackEnabled || video != videoEnabled || audio != audioEnabled else { return }
         do {
-            if video != videoEnabled {
-                try await session.engine.setTracksEnabled(.video, video, on: peerConnection)
-                videoEnabled = video
+            if track != videoTrackEnabled {
+                try await session.engine.setTracksEnabled(.video, track, on: peerConnection)
+                videoTrackEnabled = track
             }
+            videoEnabled = video
             if audio != audioEnabled {
                 try await session.engine.setTracksEnabled(.audio, audio, on: peerConnection)
                 audioEnabled = audio
@@ -207,9 +218,11 @@ final class PublicationController {
         } catch {
             session.deliver([.didFail(CallError.wrapping(error, "publishVideo / publishAudio"))])
         }
-        guard var stream = publisher.stream else { return }
-        stream.hasVideo = publisher.settings.media.video && videoEnabled
-        stream.hasAudio = publisher.settings.media.audio && audioEnabled
+        let media = publisher.settings.media
+        guard var stream = publisher.stream,
+              stream.hasVideo != (media.video && videoEnabled) || stream.hasAudio != (media.audio && audioEnabled) else { return }
+        stream.hasVideo = media.video && videoEnabled
+        stream.hasAudio = media.audio && audioEnabled
         publisher.setStream(stream)
         await session.ownStreamPublished(stream)
     }

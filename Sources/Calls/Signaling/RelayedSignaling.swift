@@ -5,6 +5,10 @@ package protocol RelayedSignaling: Signaling {
     /// The subscriber our current publication's media connection reaches, once it accepted;
     /// `nil` before.
     func publicationSubscriber() async -> RelayedSubscriber?
+    /// Whether that subscriber wants our video now (`false` once its layer policy fell back to
+    /// audio: ``Signaling/configure(_:streams:)`` with `send: false` on its side); `true`
+    /// before it said, and without a publication.
+    func publicationSubscriberWantsVideo() async -> Bool
 }
 
 /// Who a relayed publication's media connection reaches.

@@ -1,0 +1,241 @@
+import Calls
+import CallsChromium
+import CallsJingle
+import Foundation
+import Observability
+import RTCStats
+import Testing
+import XMPP
+import XMPPClient
+
+/// Issue 24's audio fallback in a relayed call of two, on real components: Alice publishes,
+/// Bob (his Chromium in `csrig-friends`) subscribes; Bob's downlink is capped with `tc tbf` at
+/// 80 kbit/s (64 tried too), below what Alice's audio and the least video her Chromium sends need together, so
+/// Bob's layer policy falls back to audio, its `configure(send: false)` crosses Prosody as a
+/// `content-modify`, and Alice's publisher turns its video track off on that connection (her
+/// outbound video bytes almost stop); the cap lifted, Bob's policy probes back, says
+/// `videoEnabled`, and Alice's video bytes grow again.
+///
+/// Why 64 kbit/s and not the mesh test's 150 kbit/s: with no router between them, Alice's
+/// congestion control sees Bob's feedback and lowers her video to the cap within a second or
+/// two; once it has, the link loses nothing, the policy has no estimate (it takes one only from
+/// an interval that loses ≥ 2 % of the video or falls short of the healthy rate) and nothing
+/// says "nothing fits". The fallback needs three such intervals in a row (two bad → warning,
+/// the next → pause), a race with the sender's back-off under 150 kbit/s, which the sender
+/// often wins (reasoned from the policy's code, not measured in the mesh). Under 80 kbit/s it cannot win: Alice's audio alone takes ~60 kbit/s on the wire
+/// (Opus ~32 kbit/s plus 50 packets/s × ~70 bytes of headers), her video sender sends at least
+/// libwebrtc's floor (30 kbit/s), so the link loses packets every interval while video flows,
+/// and what it carries (≤ 80 kbit/s) × 0.85 − 48 kbit/s for audio leaves < 20 kbit/s for video:
+/// nothing fits, every interval.
+///
+/// The bound on Alice's video while Bob is paused, 20 kbit/s: below libwebrtc's 30 kbit/s floor
+/// for a video sender that encodes the camera, above what the disabled track's black frames
+/// cost (15 frames/s of a few dozen bytes: ~5 kbit/s).
+///
+/// **Does not pass yet** (two runs, 2026-12-02, 64 and 80 kbit/s): 3.20 / 3.23 s after the cap
+/// Bob's subscriber says `videoDisabled(publisherPropertyChanged)`, no warning and no
+/// `videoDisabled(qualityChanged)` within 20 s: the tbf queue starves the video while the audio
+/// still arrives, which the subscriber's monitor reads as the publisher having stopped its
+/// video (`publisherSending == .videoStopped`, docs/network-condition.md), so the policy pauses
+/// for the publisher, sends no `configure`, and Alice is never asked. Disabled until the
+/// subscriber tells a starved relayed link from a stopped camera (not in this task's files).
+/// Gated by CALLSCOPE_REAL=1 and CALLSCOPE_REAL_NETNS=1 (not in Scripts/test.sh while disabled).
+@Suite(.serialized, .enabled(if: FriendsNamespace.enabled && ProsodyServers.installed),
+       .disabled("Bob's subscriber reads the capped link as Alice's camera stopped (videoDisabled(publisherPropertyChanged)); see the comment"))
+struct RealRelayedFallbackTests {
+    static let alice = JID(local: "alice", domain: ProsodyServers.domain)
+    static let bob = JID(local: "bob", domain: ProsodyServers.domain)
+    static let cap = "80kbit"
+    /// Alice's outbound video while Bob's fallback holds, at most (bit/s; see above).
+    static let pausedBound = 20_000.0
+
+    func log(_ line: String) { print("relayed-fallback: \(line)") }
+
+    private func client(_ servers: ProsodyServers, _ user: String) -> XMPPClient {
+        XMPPClient(account: XMPPAccount(jid: JID(local: user, domain: ProsodyServers.domain), password: "\(user)-pw", webSocketURL: servers.webSocketURL),
+                   configuration: XMPPClientConfiguration(pingInterval: .seconds(5)))
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func bobsFallbackStopsAlicesVideoOnHisConnectionAndItComesBack() async throws {
+        let namespace = try FriendsNamespace.create()
+        let work = NSTemporaryDirectory() + "callscope-relayed-fallback-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        var engines: [ChromiumMediaEngine] = []
+        var servers: ProsodyServers?
+        do {
+            servers = try await ProsodyServers(users: ["alice": "alice-pw", "bob": "bob-pw"], turnAddress: FriendsNamespace.rootAddress)
+            engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions(fakeCameraFrameRate: 15)))
+            engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions(chromiumPath: try namespace.chromiumWrapper(in: work), fakeCameraFrameRate: 15,
+                                                                                extraArguments: ["--remote-debugging-pipe"])))
+            try await scenario(try #require(servers), aliceEngine: engines[0], bobEngine: NotedMediaEngine(engines[1]))
+        } catch {
+            Issue.record("relayed-fallback: \(error)")
+        }
+        _ = try? FriendsNamespace.run(["/usr/sbin/tc", "qdisc", "del", "dev", FriendsNamespace.rootInterface, "root"])
+        for engine in engines { await engine.shutdown() }
+        await servers?.stop()
+        FriendsNamespace.remove()
+        try? FileManager.default.removeItem(atPath: work)
+    }
+
+    private func scenario(_ servers: ProsodyServers, aliceEngine: ChromiumMediaEngine, bobEngine: NotedMediaEngine) async throws {
+        let alice = client(servers, "alice"), bob = client(servers, "bob")
+        let aliceLog = EventLog.recording(alice), bobLog = EventLog.recording(bob)
+        try await alice.connect()
+        try await bob.connect()
+        try await alice.addFriend(Self.bob)
+        _ = await bobLog.first(within: .seconds(5)) { $0 == .roster(.subscriptionRequest(from: Self.alice)) }
+        try await bob.approveFriendRequest(from: Self.alice)
+        let mutual = await aliceLog.first(within: .seconds(5)) { event in
+            if case .roster(.friendChanged(let friend)) = event { friend.jid == Self.bob && friend.availability != .offline }
+            else if case .roster(.friendAdded(let friend)) = event { friend.jid == Self.bob && friend.availability != .offline } else { false }
+        }
+        try #require(mutual != nil, "alice and bob became friends")
+
+        let aliceSignaling = JingleCallSignaling(client: alice, friend: Self.bob, role: .caller)
+        let aliceSession = CallSession(signaling: aliceSignaling, engine: aliceEngine, clock: ContinuousClock(), wallClock: Date.init)
+        let bobSession = CallSession(signaling: JingleCallSignaling(client: bob, friend: Self.alice, role: .callee), engine: bobEngine,
+                                     clock: ContinuousClock(), wallClock: Date.init)
+        let bobEvents = TimedRecorder(bobSession.events)
+        let origin = ContinuousClock.now
+        async let aliceJoined: Void = aliceSession.connect(display: "alice")
+        async let bobJoined: Void = bobSession.connect(display: "bob")
+        _ = try await (aliceJoined, bobJoined)
+        let aliceID = try #require(await aliceSession.connection?.connectionId)
+
+        // Alice publishes, Bob subscribes (one direction: the other is not under test).
+        let alicePublisher = CallPublisher()
+        let alicePublishing = Task { try await aliceSession.publish(alicePublisher) }
+        let created = await bobEvents.first(after: origin, within: .seconds(20)) { if case .streamCreated(let s) = $0 { s.streamId == aliceID } else { false } }
+        guard case .streamCreated(let aliceStream)? = created?.event else {
+            Issue.record("bob got alice's stream: \(bobEvents.timeline(from: origin))")
+            return
+        }
+        let bobSubscriber = CallSubscriber(stream: aliceStream)
+        let bobLifecycle = TimedRecorder(bobSubscriber.events)
+        let aliceSent = OutboundVideoBytes(aliceEngine)
+        try await bobSession.subscribe(bobSubscriber)
+        try await alicePublishing.value
+        let flowing = await aliceSent.rate(after: origin, within: .seconds(20)) { $0 > Self.pausedBound }
+        try #require(flowing != nil, "alice sends video before the cap: \(aliceSent.rates(from: origin))")
+        try await Task.sleep(for: .seconds(3))
+        log("before the cap: alice's video \(aliceSent.rates(from: ContinuousClock.now - .seconds(3)))")
+
+        // 1. The cap: Bob's policy falls back (videoDisabled), Alice's video on his connection stops.
+        let capped = ContinuousClock.now
+        try FriendsNamespace.run(["/usr/sbin/tc", "qdisc", "add", "dev", FriendsNamespace.rootInterface, "root", "tbf", "rate", Self.cap, "burst", "16kbit", "latency", "100ms"])
+        let disabled = await bobLifecycle.first(after: capped, within: .seconds(20)) { $0 == .videoDisabled(.qualityChanged) }
+        let warned = bobLifecycle.entries.first { $0.at > capped && $0.event == .videoDisableWarning }
+        log("cap \(Self.cap): warning \(seconds(warned?.at, from: capped)), videoDisabled \(seconds(disabled?.at, from: capped))")
+        try #require(disabled != nil, "bob's policy fell back to audio: \(bobLifecycle.timeline(from: capped))")
+
+        // Alice's video rate over 2 s while her signalling says Bob wants none, from 1.5 s after
+        // it said so (her next stats sample switches the track); again at Bob's next pause when a
+        // probe (5-8 s later) cut the window short.
+        var pausedRate: Double?
+        for _ in 0..<4 where pausedRate == nil {
+            guard await until(.seconds(15), { await !aliceSignaling.publicationSubscriberWantsVideo() }) else { break }
+            let asked = ContinuousClock.now
+            try await Task.sleep(for: .milliseconds(1500))
+            let start = aliceSent.latest
+            var held = true
+            for _ in 0..<10 {
+                try await Task.sleep(for: .milliseconds(200))
+                if await aliceSignaling.publicationSubscriberWantsVideo() { held = false }
+            }
+            let end = aliceSent.latest
+            log("paused window from \(seconds(asked, from: capped)): held \(held), \(start.map { "\($0.bytes)" } ?? "-") → \(end.map { "\($0.bytes)" } ?? "-") bytes")
+            if held, let start, let end, end.at > start.at {
+                pausedRate = Double(end.bytes - min(start.bytes, end.bytes)) * 8 / RealRelayedReconnectTests.seconds(end.at - start.at)
+            } else {
+                try await Task.sleep(for: .seconds(1))
+            }
+        }
+        log("alice's video while bob is paused: \(pausedRate.map { String(format: "%.0f bit/s", $0) } ?? "not measured"); samples \(aliceSent.rates(from: capped))")
+        let paused = try #require(pausedRate, "a 2 s window with bob's fallback holding at alice")
+        #expect(paused < Self.pausedBound, "alice sends (almost) no video to bob while he is paused: \(paused) bit/s")
+
+        // 2. The cap lifted: Bob's probe succeeds, videoEnabled; Alice's video grows again.
+        let lifted = ContinuousClock.now
+        try FriendsNamespace.run(["/usr/sbin/tc", "qdisc", "del", "dev", FriendsNamespace.rootInterface, "root"])
+        let enabled = await bobLifecycle.first(after: lifted, within: .seconds(25)) { $0 == .videoEnabled(.qualityChanged) }
+        let back = await aliceSent.rate(after: lifted, within: .seconds(25)) { $0 > Self.pausedBound }
+        log("lifted after \(seconds(lifted, from: capped)): videoEnabled \(seconds(enabled?.at, from: lifted)), alice's video above the bound \(seconds(back, from: lifted)); "
+            + "samples \(aliceSent.rates(from: lifted))")
+        log("bob's subscriber \(bobLifecycle.timeline(from: capped))")
+        #expect(enabled != nil, "bob's video comes back: \(bobLifecycle.timeline(from: lifted))")
+        #expect(back != nil, "alice's video to bob grows again: \(aliceSent.rates(from: lifted))")
+        #expect(await aliceSignaling.publicationSubscriberWantsVideo(), "bob wants video again")
+
+        await bobSession.disconnect()
+        await aliceSession.disconnect()
+        await alice.disconnect()
+        await bob.disconnect()
+    }
+
+    private func until(_ timeout: Duration, _ condition: () async -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
+    private func seconds(_ instant: ContinuousClock.Instant?, from start: ContinuousClock.Instant) -> String {
+        instant.map { String(format: "%.2f s", RealRelayedReconnectTests.seconds($0 - start)) } ?? "never"
+    }
+}
+
+/// A publisher's sent video bytes (its `outbound-rtp` of kind video, all layers) on the one
+/// peer connection of `engine` that sends video, read every 200 ms.
+final class OutboundVideoBytes: @unchecked Sendable {
+    // @unchecked: `stored` is only touched under `lock`.
+    private let lock = NSLock()
+    private var stored: [(at: ContinuousClock.Instant, bytes: UInt64)] = []
+    private var task: Task<Void, Never>?
+
+    init(_ engine: ChromiumMediaEngine) {
+        task = Task { [weak self] in
+            while !Task.isCancelled {
+                // Alice's only peer connection is her publication's (she subscribes to nothing).
+                if let report = try? await engine.stats(of: PeerConnectionID("pc-1")) {
+                    let video = report.entries(ofType: .outboundRTP).filter { $0.kind == "video" }
+                    if !video.isEmpty { self?.append(UInt64(video.reduce(0) { $0 + ($1.bytesSent ?? 0) })) }
+                }
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+        }
+    }
+
+    deinit { task?.cancel() }
+
+    private func append(_ bytes: UInt64) { lock.withLock { stored.append((.now, bytes)) } }
+
+    var latest: (at: ContinuousClock.Instant, bytes: UInt64)? { lock.withLock { stored.last } }
+
+    /// bit/s over each second (5 samples apart) from `start` on, "+t rate".
+    func rates(from start: ContinuousClock.Instant) -> [String] {
+        let all = lock.withLock { stored }.filter { $0.at >= start }
+        return stride(from: 5, to: all.count, by: 5).prefix(30).map { index in
+            let (a, b) = (all[index - 5], all[index])
+            let rate = Double(b.bytes - min(a.bytes, b.bytes)) * 8 / RealRelayedReconnectTests.seconds(b.at - a.at)
+            return String(format: "+%.1f %.0f", RealRelayedReconnectTests.seconds(b.at - start), rate)
+        }
+    }
+
+    /// When the rate over one second (5 samples) after `start` first met `condition`.
+    func rate(after start: ContinuousClock.Instant, within timeout: Duration, _ condition: (Double) -> Bool) async -> ContinuousClock.Instant? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let all = lock.withLock { stored }.filter { $0.at > start }
+            for index in all.indices.dropFirst(5) {
+                let (a, b) = (all[index - 5], all[index])
+                if b.at > a.at, condition(Double(b.bytes - min(a.bytes, b.bytes)) * 8 / RealRelayedReconnectTests.seconds(b.at - a.at)) { return b.at }
+            }
+            guard ContinuousClock.now < deadline else { return nil }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+    }
+}
