@@ -29,92 +29,30 @@ import XMPPClient
 /// the rig lock).
 @Suite(.serialized, .enabled(if: FriendsNamespace.enabled && ProsodyServers.installed))
 struct RealMeshCallTests {
-    static let names = ["alice", "bob", "carol"]
-    static func jid(_ name: String) -> JID { JID(local: name, domain: ProsodyServers.domain) }
+    static let names = MeshOfThree.names
     /// Carol's downlink cap.
     static let cap = "150kbit"
 
     func log(_ line: String) { print("mesh-real: \(line)") }
 
-    private func client(_ servers: ProsodyServers, _ user: String) -> XMPPClient {
-        XMPPClient(account: XMPPAccount(jid: Self.jid(user), password: "\(user)-pw", webSocketURL: servers.webSocketURL))
-    }
-
     @Test(.timeLimit(.minutes(2)))
     func eachPublisherHasAnElementPerSubscriberAndACapDegradesOnlyCarols() async throws {
         let namespace = try FriendsNamespace.create()
-        let work = NSTemporaryDirectory() + "callscope-mesh-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        var engines: [ChromiumMediaEngine] = []
-        var servers: ProsodyServers?
-        var clients: [XMPPClient] = []
-        do {
-            let started = try await ProsodyServers(users: ["alice": "alice-pw", "bob": "bob-pw", "carol": "carol-pw"], turnAddress: FriendsNamespace.rootAddress)
-            servers = started
-            let options = ChromiumOptions(fakeCameraFrameRate: 15)
-            async let alice = ChromiumMediaEngine.launch(options)
-            async let bob = ChromiumMediaEngine.launch(options)
-            // chromedriver stays outside the namespace and talks to Chromium over a pipe.
-            async let carol = ChromiumMediaEngine.launch(ChromiumOptions(chromiumPath: namespace.chromiumWrapper(in: work), fakeCameraFrameRate: 15,
-                                                                         extraArguments: ["--remote-debugging-pipe"]))
-            engines = try await [alice, bob, carol]
-            clients = Self.names.map { client(started, $0) }
+        await namespace.withThreeFriends(label: "mesh-real", beforeStop: {
+            _ = try? FriendsNamespace.run(["/usr/sbin/tc", "qdisc", "del", "dev", FriendsNamespace.rootInterface, "root"])
+        }) { clients, engines in
             try await scenario(clients: clients, engines: engines)
-        } catch {
-            Issue.record("mesh-real: \(error)")
         }
-        _ = try? FriendsNamespace.run(["/usr/sbin/tc", "qdisc", "del", "dev", FriendsNamespace.rootInterface, "root"])
-        for client in clients { await client.disconnect() }
-        for engine in engines { await engine.shutdown() }
-        await servers?.stop()
         FriendsNamespace.remove()
-        try? FileManager.default.removeItem(atPath: work)
-    }
-
-    /// Each pair becomes friends (one asks, the other approves).
-    func befriend(_ clients: [XMPPClient]) async throws {
-        let logs = clients.map { RelayedCallRecorder($0.events()) }
-        for client in clients { try await client.connect() }
-        for (asker, approver) in [(0, 1), (0, 2), (1, 2)] {
-            try await clients[asker].addFriend(Self.jid(Self.names[approver]))
-            let asked = Self.jid(Self.names[asker])
-            _ = await logs[approver].wait(.seconds(5)) { $0 == .roster(.subscriptionRequest(from: asked)) }
-            try await clients[approver].approveFriendRequest(from: asked)
-        }
-        for (index, log) in logs.enumerated() {
-            let others = Set(Self.names.filter { $0 != Self.names[index] }.map(Self.jid))
-            let online = await log.wait(.seconds(5)) { _ in
-                let seen = Set(log.all.compactMap { event -> JID? in
-                    switch event {
-                    case .roster(.friendChanged(let friend)), .roster(.friendAdded(let friend)): friend.availability != .offline ? friend.jid : nil
-                    default: nil
-                    }
-                })
-                return others.isSubset(of: seen)
-            }
-            try #require(online != nil, "\(Self.names[index]) sees both friends online")
-        }
     }
 
     private func scenario(clients: [XMPPClient], engines: [ChromiumMediaEngine]) async throws {
         let start = ContinuousClock.now
         func elapsed() -> String { "\((ContinuousClock.now - start).formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1))))" }
-        try await befriend(clients)
+        try await MeshOfThree.befriend(clients)
         log("friends at \(elapsed())")
 
-        let signalings = (0..<3).map { index in
-            JingleMeshCallSignaling(client: clients[index], friends: Self.names.filter { $0 != Self.names[index] }.map(Self.jid), role: index == 0 ? .caller : .callee)
-        }
-        let sessions = (0..<3).map { index in
-            CallSession(signaling: signalings[index], engine: engines[index], clock: ContinuousClock(), wallClock: Date.init)
-        }
-        let events = sessions.map { RelayedCallRecorder($0.events) }
-        async let aliceJoined: Void = sessions[0].connect(display: "alice")
-        async let bobJoined: Void = sessions[1].connect(display: "bob")
-        async let carolJoined: Void = sessions[2].connect(display: "carol")
-        _ = try await (aliceJoined, bobJoined, carolJoined)
-        var ids: [String] = []
-        for session in sessions { ids.append(try #require(await session.connection?.connectionId)) }
+        let (signalings, sessions, events, ids) = try await MeshOfThree.join(clients: clients, engines: engines) { RelayedCallRecorder($0.events) }
         for index in sessions.indices {
             let others = Set(ids.filter { $0 != ids[index] })
             let both = await events[index].wait(.seconds(10)) { _ in

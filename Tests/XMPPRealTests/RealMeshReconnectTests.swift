@@ -29,47 +29,20 @@ import XMPPClient
 /// CALLSCOPE_REAL_NETNS=1 (Scripts/test.sh, under the rig lock).
 @Suite(.serialized, .enabled(if: FriendsNamespace.enabled && ProsodyServers.installed))
 struct RealMeshReconnectTests {
-    static let names = RealMeshCallTests.names
-    static func jid(_ name: String) -> JID { RealMeshCallTests.jid(name) }
-    static let carol = 2
+    static let names = MeshOfThree.names
+    static let carol = MeshOfThree.carol
 
     func log(_ line: String) { print("mesh-reconnect: \(line)") }
-
-    private func client(_ servers: ProsodyServers, _ user: String) -> XMPPClient {
-        XMPPClient(account: XMPPAccount(jid: Self.jid(user), password: "\(user)-pw", webSocketURL: servers.webSocketURL),
-                   configuration: XMPPClientConfiguration(pingInterval: .seconds(5), reconnectionDelays: [.milliseconds(100), .milliseconds(500)]))
-    }
 
     @Test(.timeLimit(.minutes(2)))
     func aMeshSurvivesCarolsAddressChange() async throws {
         let namespace = try FriendsNamespace.create()
         try namespace.prepareSecondSubnet()
-        let work = NSTemporaryDirectory() + "callscope-mesh-reconnect-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        var engines: [ChromiumMediaEngine] = []
-        var servers: ProsodyServers?
-        var clients: [XMPPClient] = []
-        do {
-            let started = try await ProsodyServers(users: ["alice": "alice-pw", "bob": "bob-pw", "carol": "carol-pw"], turnAddress: FriendsNamespace.rootAddress)
-            servers = started
-            let options = ChromiumOptions(fakeCameraFrameRate: 15)
-            async let alice = ChromiumMediaEngine.launch(options)
-            async let bob = ChromiumMediaEngine.launch(options)
-            // chromedriver stays outside the namespace and talks to Chromium over a pipe.
-            async let carol = ChromiumMediaEngine.launch(ChromiumOptions(chromiumPath: namespace.chromiumWrapper(in: work), fakeCameraFrameRate: 15,
-                                                                         extraArguments: ["--remote-debugging-pipe"]))
-            engines = try await [alice, bob, carol]
-            clients = Self.names.map { client(started, $0) }
+        await namespace.withThreeFriends(label: "mesh-reconnect") { clients, engines in
             try await scenario(clients: clients, engines: engines.map(NotedMediaEngine.init), namespace: namespace)
-        } catch {
-            Issue.record("mesh-reconnect: \(error)")
         }
-        for client in clients { await client.disconnect() }
-        for engine in engines { await engine.shutdown() }
-        await servers?.stop()
         _ = try? FriendsNamespace.run(["/usr/sbin/ip", "addr", "del", FriendsNamespace.movedRootAddress + "/24", "dev", FriendsNamespace.rootInterface])
         FriendsNamespace.remove()
-        try? FileManager.default.removeItem(atPath: work)
     }
 
     /// One media link: `subscriber` receives `publisher`'s video.
@@ -84,22 +57,10 @@ struct RealMeshReconnectTests {
         let start = ContinuousClock.now
         func elapsed() -> String { String(format: "%.1f s", RealRelayedReconnectTests.seconds(ContinuousClock.now - start)) }
         let carolLog = EventLog.recording(clients[Self.carol])
-        try await RealMeshCallTests().befriend(clients)
+        try await MeshOfThree.befriend(clients)
         log("friends at \(elapsed())")
 
-        let signalings = (0..<3).map { index in
-            JingleMeshCallSignaling(client: clients[index], friends: Self.names.filter { $0 != Self.names[index] }.map(Self.jid), role: index == 0 ? .caller : .callee)
-        }
-        let sessions = (0..<3).map { index in
-            CallSession(signaling: signalings[index], engine: engines[index], clock: ContinuousClock(), wallClock: Date.init)
-        }
-        let events = sessions.map { TimedRecorder($0.events) }
-        async let aliceJoined: Void = sessions[0].connect(display: "alice")
-        async let bobJoined: Void = sessions[1].connect(display: "bob")
-        async let carolJoined: Void = sessions[2].connect(display: "carol")
-        _ = try await (aliceJoined, bobJoined, carolJoined)
-        var ids: [String] = []
-        for session in sessions { ids.append(try #require(await session.connection?.connectionId)) }
+        let (signalings, sessions, events, ids) = try await MeshOfThree.join(clients: clients, engines: engines) { TimedRecorder($0.events) }
 
         // Everyone publishes (small video: six encoders share the machine) and subscribes to the
         // two others, one at a time, so that each engine's n-th answered connection is known.
