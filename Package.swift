@@ -96,9 +96,9 @@ let package = Package(
         // The Jingle <-> SDP mapping between two real Chromium peer connections (CALLSCOPE_REAL=1).
         .testTarget(name: "JingleRealTests", dependencies: ["Jingle", "XMPP"]),
         // The XMPP client on a real Prosody and coturn (CALLSCOPE_REAL=1; Scripts/test.sh).
-        .testTarget(name: "XMPPRealTests", dependencies: ["CallsJingle", "XMPP", "XMPPClient", "Connectivity", "ConnectivityProbe", "Friends", "FriendConnections", "Calls", "CallsChromium", "Observability"]),
+        .testTarget(name: "XMPPRealTests", dependencies: ["CallScopeTestSupport", "CallsJingle", "XMPP", "XMPPClient", "Connectivity", "ConnectivityProbe", "Friends", "FriendConnections", "Calls", "CallsChromium", "Observability"]),
         .testTarget(name: "CallsTests", dependencies: ["CallScopeCore", "Calls", "CallsJanus", "CallScopeTesting", "Observability", "RTCStats", "Connectivity", "VideoFrames"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "CallsRealTests", dependencies: ["CallScopeCore", "Calls", "CallScopeTesting", "CallsJanus", "CallsChromium", "Observability", "RTCStats", "Connectivity", "ConnectivityProbe", "VideoFrames", "WebSocket"]),
+        .testTarget(name: "CallsRealTests", dependencies: ["CallScopeTestSupport", "CallScopeCore", "Calls", "CallScopeTesting", "CallsJanus", "CallsChromium", "Observability", "RTCStats", "Connectivity", "ConnectivityProbe", "VideoFrames", "WebSocket"]),
     ]
 )
 

@@ -1,4 +1,5 @@
 import CallScopeCore
+import CallScopeTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -24,7 +25,7 @@ final class NamespaceLoopbackForwarder: Sendable {
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             defer { done.signal() }
-            guard NamespaceProber.joinNamespace("/var/run/netns/\(namespace)") else {
+            guard NetworkNamespaceThread.join("/var/run/netns/\(namespace)") else {
                 made.withLock { $0 = .failure(RigError("could not join namespace \(namespace)")) }
                 return
             }

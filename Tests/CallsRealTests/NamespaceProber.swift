@@ -1,3 +1,4 @@
+import CallScopeTestSupport
 import Connectivity
 import ConnectivityProbe
 import Foundation
@@ -29,27 +30,7 @@ struct NamespaceProber: DiscoverabilityProbing {
     func networkChanges() -> AsyncStream<Void>? { watchesNetwork ? prober.networkChanges() : nil }
 
     func probe(_ probe: DiscoverabilityProbe) async -> DiscoverabilityProbeResult {
-        await withCheckedContinuation { continuation in
-            let thread = Thread { [prober, namespacePath] in
-                guard Self.joinNamespace(namespacePath) else {
-                    continuation.resume(returning: DiscoverabilityProbeResult(probe: probe, succeeded: false, elapsed: .zero,
-                                                                              detail: "could not join \(namespacePath)"))
-                    return
-                }
-                continuation.resume(returning: prober.run(probe))
-            }
-            thread.start()
-        }
-    }
-
-    /// Moves the calling thread into the network namespace at `path`.
-    static func joinNamespace(_ path: String) -> Bool {
-        typealias SetNamespace = @convention(c) (Int32, Int32) -> Int32
-        guard let symbol = dlsym(nil, "setns") else { return false }
-        let setNamespace = unsafeBitCast(symbol, to: SetNamespace.self)
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        return setNamespace(descriptor, 0x4000_0000) == 0          // CLONE_NEWNET
+        await NetworkNamespaceThread.run(in: namespacePath) { [prober] in prober.run(probe) }
+            ?? DiscoverabilityProbeResult(probe: probe, succeeded: false, elapsed: .zero, detail: "could not join \(namespacePath)")
     }
 }

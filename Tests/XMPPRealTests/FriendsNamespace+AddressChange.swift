@@ -1,3 +1,4 @@
+import CallScopeTestSupport
 import Connectivity
 import ConnectivityProbe
 import Foundation
@@ -69,7 +70,7 @@ struct FriendsNamespaceWatchingProber: DiscoverabilityProbing {
         AsyncStream { continuation in
             let stop = StopFlag()
             let thread = Thread {
-                guard FriendsNamespaceProber.joinNamespace("/var/run/netns/\(FriendsNamespace.name)") else {
+                guard NetworkNamespaceThread.join("/var/run/netns/\(FriendsNamespace.name)") else {
                     continuation.finish()
                     return
                 }
