@@ -94,6 +94,14 @@ CALLSCOPE_REAL=1 timeout 120 swift test -Xswiftc -warnings-as-errors --filter Ji
 # leaves. Loopback, no namespace. 13.7 s and 13.8 s for the test in two runs, 15.2 s with swift test's start (2026-12-02);
 # 17.3-18.8 s in three later runs with both subscribers checked, on a machine running another suite.
 CALLSCOPE_REAL=1 timeout 90 swift test -Xswiftc -warnings-as-errors --filter RealRelayedCallTests
+# Replacing a relayed peer connection (docs/peer-to-peer.md, "Replacing a relayed peer
+# connection"): the same call, then Alice's publishing RTCPeerConnection is closed in her
+# browser under the SDK; ICE restarts cannot bring it back, her publisher publishes again in a
+# new Jingle session replacing the old one, Bob's subscription moves to it as the same stream
+# (video back on a new connection, didReconnect, nobody lost). Loopback, no namespace.
+# 18.8 / 20.0 / 19.2 s for the test in three runs in a row (video back 4.3-4.4 s after the break;
+# 2026-12-02, machine shared).
+CALLSCOPE_REAL=1 timeout 90 swift test -Xswiftc -warnings-as-errors --filter RealRelayedRepublishTests
 # The same call across federated servers (docs/peer-to-peer.md, "Federation"): alice@a and bob@b on
 # two Prosody servers with s2s and dialback (a coturn each), XEP-0353 and Jingle through both
 # servers, video both ways. 16.2-19.0 s in three runs (20.8 s with swift test's start in one; 2026-12-02).

@@ -11,6 +11,12 @@ enum JingleCallInput: Sendable {
     case malformed
     /// The friend asks for an ICE restart of a session (JingleCallSignaling+Restart.swift).
     case iceRestartRequest(sid: String, from: JID)
+    /// The friend's new session replacing its publication `replacing` (JingleSessionReplacing.swift).
+    case replacement(JingleRequest, replacing: String, from: JID)
+    /// The friend asks for a new session in place of our publication `sid`.
+    case replacementRequest(sid: String, from: JID)
+    /// A replacement or replacement request refused by the IQ handler (counted).
+    case refusedReplacement
 }
 
 extension JingleCallSignaling {
@@ -19,12 +25,25 @@ extension JingleCallSignaling {
     func listen() async {
         guard incomingTask == nil else { return }
         let (stream, sink) = AsyncStream<JingleCallInput>.makeStream()
-        let friend = friend
+        let friend = friend, directory = sessionDirectory
         await client.handleRequests(namespace: JingleNamespace.jingle) { iq, from in
-            guard from.bare == friend else { return "service-unavailable" }
+            let replaced = iq.children.first.flatMap(JingleReplacementCheck.replacedSession(in:))
+            guard from.bare == friend else {
+                if replaced != nil { sink.yield(.refusedReplacement) }
+                return "service-unavailable"
+            }
             guard let payload = iq.children.first, let request = try? JingleRequest(element: payload) else {
                 sink.yield(.malformed)
                 return "bad-request"
+            }
+            if let replaced {
+                if let refusal = JingleReplacementCheck.refusal(replacing: replaced, from: from, in: directory) {
+                    sink.yield(.refusedReplacement)
+                    return refusal
+                }
+                sink.yield(JingleSessionReplaceShape.isRequest(payload) ? .replacementRequest(sid: replaced, from: from)
+                                                                         : .replacement(request, replacing: replaced, from: from))
+                return nil
             }
             sink.yield(JingleIceRestartShape.isRequest(payload) ? .iceRestartRequest(sid: request.sessionID, from: from) : .request(request, from: from))
             return nil
@@ -49,6 +68,9 @@ extension JingleCallSignaling {
         case .malformed: malformedInputs += 1
         case .iceRestartRequest(let sid, let from) where from == friendDevice: receiveRestartRequest(sid: sid)
         case .iceRestartRequest: break
+        case .replacement(let request, let old, let from) where from == friendDevice: receiveReplacement(request, of: old, from: from)
+        case .replacementRequest(let sid, let from) where from == friendDevice: receiveReplacementRequest(sid: sid, from: from)
+        case .replacement, .replacementRequest, .refusedReplacement: replacements.refused += 1
         }
     }
 
@@ -64,7 +86,8 @@ extension JingleCallSignaling {
         case (.finish, _), (.retract, _), (.reject, _):
             guard message.sessionID == callID, device == friendDevice || friendDevice == nil else { return }
             if friendDevice == nil { return resolveDevice(nil) }
-            if friendPublication != nil {
+            if let gone = friendPublication {
+                endReplacementWait(gone.sid)
                 friendPublication = nil
                 eventSink.yield(.feedUnpublished(FeedID(device.description)))
             }
@@ -101,6 +124,7 @@ extension JingleCallSignaling {
             self.publication?.pausedContents = JingleAudioFallback.paused(after: request, publication.pausedContents)
         case .sessionTerminate:
             if request.sessionID == friendPublication?.sid {
+                endReplacementWait(request.sessionID)
                 friendPublication = nil
                 eventSink.yield(.feedUnpublished(feed))
             }

@@ -46,7 +46,14 @@ import XMPPClient
 ///   session turns our video off on that connection, and on again (the publication reads it at
 ///   each stats sample). Layers (`substream`, `temporal`) are accepted and ignored: no router
 ///   forwards them.
-/// - **Not built.** ``republish(offer:display:participantID:)`` throws a ``SignalingError``.
+/// - **Replacing a connection** (JingleCallSignaling+Replace.swift, shared with the mesh):
+///   ``republish(offer:display:participantID:)`` publishes a new peer connection in a new
+///   session that replaces our publication's; the friend's replacement of its publication
+///   moves our subscription to the new session (a ``SignalingEvent/hangup(_:reason:)`` of the
+///   old handle, whose replacement takes the new one);
+///   our subscription asks for one with `<replace-session/>`, and the friend's request becomes
+///   ``SignalingEvent/replacementRequested(_:)`` of our publication. A replacement of a session
+///   that is not the sender's is refused and counted (``refusedReplacements``).
 ///
 /// One call per client at a time: the signalling takes the client's Jingle IQs and XEP-0353
 /// messages (a ``Friends`` `FriendManager` on the same client would lose its Jingle IQs).
@@ -71,9 +78,9 @@ public actor JingleCallSignaling: Signaling {
     var proposeTask: Task<Void, Never>?
 
     /// Our publication: its session id, our offer, and whoever waits for the answer.
-    var publication: OwnPublication?
+    var publication: OwnPublication? { didSet { updateSessionDirectory() } }
     /// The friend's publication we know of (its offer), and our subscription to it.
-    var friendPublication: FriendPublication?
+    var friendPublication: FriendPublication? { didSet { updateSessionDirectory() } }
     var offerWaiters: [CheckedContinuation<Void, Never>] = []
     /// Remote candidates received in a `transport-info` that no session of ours can apply (their
     /// content is not one of its contents, or too many held before our answer).
@@ -84,6 +91,9 @@ public actor JingleCallSignaling: Signaling {
     var ended = false
     /// ICE restarts and the friend's candidates held (JingleCallSignaling+Restart.swift).
     var restarts = JingleIceRestarts()
+    /// Sessions replaced by new ones (JingleCallSignaling+Replace.swift).
+    var replacements = JingleSessionReplacements()
+    let sessionDirectory = JingleSessionDirectory()
 
     static let publicationHandle = RouterHandleID("jingle-publication")
 
@@ -144,14 +154,21 @@ public actor JingleCallSignaling: Signaling {
         publication = OwnPublication(sid: sid, offer: session)
         let request = JingleRequest(action: .sessionInitiate, sessionID: sid, initiator: own?.description, session: session)
         try await client.set(request.element, to: device)
+        return try await publicationAnswer(sid: sid, from: device, step: "publish")
+    }
+
+    /// The friend's `session-accept` of our publication `sid`, within ``answerTimeout``.
+    func publicationAnswer(sid: String, from device: JID, step: String) async throws -> SessionDescription {
         let timeout = answerTimeout
         let timer = Task { [weak self] in
             try? await Task.sleep(for: timeout)
-            await self?.answerArrived(sid: sid, .failure(SignalingError("publish: \(device) did not accept within \(timeout)")))
+            await self?.answerArrived(sid: sid, .failure(SignalingError("\(step): \(device) did not accept within \(timeout)")))
         }
         defer { timer.cancel() }
-        let answer = await withCheckedContinuation { continuation in
-            if let early = publication?.answer, publication?.sid == sid {
+        let answer = await withCheckedContinuation { (continuation: CheckedContinuation<Result<SessionDescription, any Error>, Never>) in
+            if publication?.sid != sid {
+                continuation.resume(returning: .failure(SignalingError(sessionLost: ended, "\(step): the session with \(device) ended")))
+            } else if let early = publication?.answer {
                 continuation.resume(returning: early)
             } else {
                 publication?.answerWaiter = continuation
@@ -173,9 +190,15 @@ public actor JingleCallSignaling: Signaling {
         try await restartOwnPublication(offer: offer)
     }
 
-    /// Not built for Jingle yet: throws.
+    /// Publishes `offer` (a new peer connection's) in a new session that replaces our
+    /// publication's: a `session-initiate` with a fresh sid holding
+    /// `<replaces xmlns='urn:callscope:jingle:friend:0' sid='OLD'/>`, then the old session's
+    /// `session-terminate` (`alternative-session`); returns the friend's `session-accept` of the
+    /// new one (within ``answerTimeout``). The friend keeps our stream (no
+    /// `feedUnpublished`): its subscription moves to the new session. Our participant id and
+    /// handle stay.
     public func republish(offer: SessionDescription, display: String?, participantID: FeedID) async throws -> Republished {
-        throw SignalingError("republish: publishing again over Jingle is not built")
+        try await replaceOwnPublication(offer: offer)
     }
 
     /// The friend's offer (waiting up to ``gatheringWait`` for it when its `session-initiate`
@@ -284,6 +307,7 @@ public actor JingleCallSignaling: Signaling {
         }
         publication?.answerWaiter?.resume(returning: .failure(SignalingError(sessionLost: true, "publish: the call ended")))
         endRestarts()
+        replacements.resumeAll()
         publication = nil
         friendPublication = nil
         wakeOfferWaiters()

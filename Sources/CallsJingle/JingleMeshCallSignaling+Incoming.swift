@@ -12,6 +12,12 @@ enum JingleMeshInput: Sendable {
     case malformed
     /// A member asks for an ICE restart of a session (JingleIceRestarting.swift).
     case iceRestartRequest(sid: String, from: JID)
+    /// A member's new session replacing its publication `replacing` (JingleSessionReplacing.swift).
+    case replacement(JingleRequest, replacing: String, from: JID)
+    /// A member asks for a new session in place of our publication `sid` towards it.
+    case replacementRequest(sid: String, from: JID)
+    /// A replacement or replacement request refused by the IQ handler (counted).
+    case refusedReplacement
 }
 
 extension JingleMeshCallSignaling {
@@ -20,12 +26,26 @@ extension JingleMeshCallSignaling {
     func listen() async {
         guard incomingTask == nil else { return }
         let (stream, sink) = AsyncStream<JingleMeshInput>.makeStream()
-        let friends = friends
+        let friends = friends, directory = sessionDirectory
         await client.handleRequests(namespace: JingleNamespace.jingle) { iq, from in
-            guard friends.contains(from.bare) else { return "service-unavailable" }
+            let replaced = iq.children.first.flatMap(JingleReplacementCheck.replacedSession(in:))
+            guard friends.contains(from.bare) else {
+                if replaced != nil { sink.yield(.refusedReplacement) }
+                return "service-unavailable"
+            }
             guard let payload = iq.children.first, let request = try? JingleRequest(element: payload) else {
                 sink.yield(.malformed)
                 return "bad-request"
+            }
+            if let replaced {
+                // Only a member's own session: a friend's device not in the call has none.
+                if let refusal = JingleReplacementCheck.refusal(replacing: replaced, from: from, in: directory) {
+                    sink.yield(.refusedReplacement)
+                    return refusal
+                }
+                sink.yield(JingleSessionReplaceShape.isRequest(payload) ? .replacementRequest(sid: replaced, from: from)
+                                                                         : .replacement(request, replacing: replaced, from: from))
+                return nil
             }
             sink.yield(JingleIceRestartShape.isRequest(payload) ? .iceRestartRequest(sid: request.sessionID, from: from) : .request(request, from: from))
             return nil
@@ -49,6 +69,9 @@ extension JingleMeshCallSignaling {
         case .message(let message, let group, let from): await receive(message, group: group, from: from)
         case .request(let request, let from): receive(request, from: from)
         case .malformed: malformedInputs += 1
+        case .replacement(let request, let old, let from) where devices[from.bare] == from: receiveReplacement(request, of: old, from: from)
+        case .replacementRequest(let sid, let from) where devices[from.bare] == from: receiveReplacementRequest(sid: sid, from: from)
+        case .replacement, .replacementRequest, .refusedReplacement: replacements.refused += 1
         case .iceRestartRequest(let sid, let from):
             guard devices[from.bare] == from else {
                 strayRequests += 1
@@ -140,6 +163,7 @@ extension JingleMeshCallSignaling {
         }
         if let gone = memberPublications.removeValue(forKey: device) {
             forgetRestarts(of: gone.sid)
+            endReplacementWait(gone.sid)
             eventSink.yield(.feedUnpublished(FeedID(device.description)))
         }
         eventSink.yield(.participantLeft(FeedID(device.description)))
@@ -184,6 +208,7 @@ extension JingleMeshCallSignaling {
             } else if memberPublications[device]?.sid == sid {
                 memberPublications[device] = nil
                 forgetRestarts(of: sid)
+                endReplacementWait(sid)
                 eventSink.yield(.feedUnpublished(FeedID(device.description)))
             }
         default:

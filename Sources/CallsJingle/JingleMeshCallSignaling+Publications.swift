@@ -42,6 +42,11 @@ extension JingleMeshCallSignaling: MeshSignaling {
         publications[sid]?.offer = session
         let request = JingleRequest(action: .sessionInitiate, sessionID: sid, initiator: own?.description, session: session)
         try await client.set(request.element, to: device)
+        return try await publicationAnswer(sid: sid, from: device)
+    }
+
+    /// The member's `session-accept` of our session `sid`, within ``answerTimeout``.
+    func publicationAnswer(sid: String, from device: JID) async throws -> SessionDescription {
         let timeout = answerTimeout
         let timer = Task { [weak self] in
             try? await Task.sleep(for: timeout)

@@ -48,9 +48,15 @@ import XMPPClient
 ///   with `<restart-ice/>`, a member's request is ``SignalingEvent/iceRestartRequested(_:)`` of
 ///   our session towards it. Each time the XMPP stream comes back, every session restarts
 ///   (``restartsAfterStreamReturns``).
-/// - **Not built.** Republishing throws a ``SignalingError``; ``publish(offer:)`` and
-///   ``restartPublisherIce(offer:)`` throw (a mesh publication is offered, and restarted, per
-///   subscriber).
+/// - **Replacing a connection**, per session, with the wire shapes and code of the call of two
+///   (JingleSessionReplacing.swift): ``replacePublication(_:on:)`` publishes a new peer
+///   connection towards one member in a new session replacing ours; a member's replacement of
+///   its publication moves our subscription to the new session; our subscription asks with
+///   `<replace-session/>` (``replaceSubscription(_:)``), a member's request is
+///   ``SignalingEvent/replacementRequested(_:)`` of our session towards it.
+/// - **Not used.** ``republish(offer:display:participantID:)``, ``publish(offer:)`` and
+///   ``restartPublisherIce(offer:)`` throw (a mesh publication is offered, restarted and
+///   replaced per subscriber).
 ///
 /// One call per client at a time: it takes the client's Jingle IQs and XEP-0353 messages.
 public actor JingleMeshCallSignaling: Signaling {
@@ -81,15 +87,18 @@ public actor JingleMeshCallSignaling: Signaling {
     var proposeTasks: [JID: Task<Void, Never>] = [:]
 
     /// Our publication sessions, by sid.
-    var publications: [String: MeshPublicationSession] = [:]
+    var publications: [String: MeshPublicationSession] = [:] { didSet { updateSessionDirectory() } }
     /// Each member's publication (by its device) and our subscription to it.
-    var memberPublications: [JID: FriendPublication] = [:]
+    var memberPublications: [JID: FriendPublication] = [:] { didSet { updateSessionDirectory() } }
     var offerWaiters: [CheckedContinuation<Void, Never>] = []
     /// Remote candidates received in a `transport-info` that no session of ours can apply
     /// (their content is not one of its contents, or too many held before our answer).
     public internal(set) var unusedRemoteCandidates = 0
     /// ICE restarts and the members' candidates held (JingleMeshCallSignaling+Restart.swift).
     var restarts = JingleIceRestarts()
+    /// Sessions replaced by new ones (JingleMeshCallSignaling+Replace.swift).
+    var replacements = JingleSessionReplacements()
+    let sessionDirectory = JingleSessionDirectory()
     /// Members' Jingle IQs refused as malformed (`bad-request`) and XEP-0353 messages dropped
     /// as malformed (a bad group included).
     public internal(set) var malformedInputs = 0
@@ -152,9 +161,9 @@ public actor JingleMeshCallSignaling: Signaling {
         throw SignalingError("restartPublisherIce: a mesh publication restarts ICE towards each subscriber in its own session")
     }
 
-    /// Not built for Jingle yet: throws.
+    /// Not used in a mesh: throws (``replacePublication(_:on:)`` replaces one subscriber's session).
     public func republish(offer: SessionDescription, display: String?, participantID: FeedID) async throws -> Republished {
-        throw SignalingError("republish: publishing again over Jingle is not built")
+        throw SignalingError("republish: a mesh publication is replaced towards each subscriber in a session of its own")
     }
 
     /// The member's offer (waiting up to ``gatheringWait`` for it when its `session-initiate`
@@ -253,6 +262,7 @@ public actor JingleMeshCallSignaling: Signaling {
         guard !ended else { return }
         ended = true
         endRestarts()
+        replacements.resumeAll()
         for task in proposeTasks.values { task.cancel() }
         proposeTasks.removeAll()
         for sid in publications.keys.sorted() { await terminatePublication(sid: sid) }

@@ -71,7 +71,7 @@ import XMPPTesting
         }
     }
 
-    private func negotiatedCall() async throws -> Call {
+    func negotiatedCall() async throws -> Call {
         let offer = try fixture("chromium-audio-video-offer.sdp"), answer = try fixture("chromium-audio-video-answer.sdp")
         let server = JingleMeshCallSignalingScriptedTests.server()   // logs in again after a cut
         let client = XMPPClient(

@@ -40,6 +40,16 @@ final class FakeMeshSignaling: MeshSignaling, Sendable {
         return SessionDescription(kind: .answer, sdp: "restart answer \(handle)")
     }
 
+    /// Records `replace HANDLE OFFER`; the new session is `HANDLE-2` (subscriber id `sid-…-2`),
+    /// answered with `replaced answer HANDLE-2`.
+    func replacePublication(_ offer: SessionDescription, on handle: RouterHandleID) async throws -> ReplacedPublication {
+        record("replace \(handle) \(offer.sdp)")
+        let subscriber = String(handle.rawValue.dropFirst("pub-".count))
+        let link = MeshPublicationLink(handle: RouterHandleID("\(handle.rawValue)-2"),
+                                       subscriber: RelayedSubscriber(connectionId: subscriber, subscriberId: "sid-\(subscriber)-2"))
+        return ReplacedPublication(link: link, answer: SessionDescription(kind: .answer, sdp: "replaced answer \(link.handle)"))
+    }
+
     func closePublication(_ handle: RouterHandleID) async { record("closePublication \(handle)") }
 
     /// The subscriber of `handle` falls back to audio (`false`) or wants video again.

@@ -63,6 +63,20 @@ extension MediaConnectionController {
     }
 }
 
+// MARK: - The other side's replacement request
+
+extension MediaConnectionController {
+    /// The other side asks for a new peer connection (its ICE restarts did not bring media
+    /// back): the machine replaces ours as after a router hangup. Fed beside the session's
+    /// event loop, as a restart request: the replacement waits for the other side's answer.
+    func requestReplacement(on handle: RouterHandleID, in session: isolated CallSession) {
+        guard !isClosed else { return }
+        timers.append(Task { [weak self] in
+            await self?.feed(.routerHangup(handle), in: session)
+        })
+    }
+}
+
 extension CallSession {
     /// The media connection (the publication's, a relayed publication's link's, or an open
     /// subscription's) on `handle`.

@@ -243,10 +243,15 @@ extension PublicationController: MediaConnectionRole {
     /// once, still with the router's old credentials: a check the router answers before it
     /// restarts makes a pair the engine selects and the restarted router no longer answers
     /// (seen with Chromium and Janus: one response, no media, until the next restart).
+    /// An engine that cannot make the restart offer has lost the peer connection: it is
+    /// replaced at once (``MediaConnectionMachine/Input/restartImpossible(_:)``).
     func restartIce(on handle: RouterHandleID, in session: isolated CallSession) async {
         let pc = peerConnection
+        guard let offer = try? await session.engine.createOffer(on: pc, iceRestart: true) else {
+            guard isOpen, peerConnection == pc else { return }
+            return await connection.feed(.restartImpossible(handle), in: session)
+        }
         do {
-            let offer = try await session.engine.createOffer(on: pc, iceRestart: true)
             let answer = try await session.signaling.restartPublisherIce(offer: offer)
             guard isOpen, peerConnection == pc else { return }
             try await session.engine.setLocalDescription(offer, on: pc)
@@ -282,6 +287,11 @@ extension PublicationController: MediaConnectionRole {
             let handle = result.join.participantHandle
             session.trickle.participantHandle = handle
             session.adoptParticipantID(result.join, publisher: publisher)
+            if let relayed = session.signaling as? any RelayedSignaling, let subscriber = await relayed.publicationSubscriber() {
+                // The new session names the link: the old connection's element goes.
+                publisher.statsMonitor.endRelay(old)
+                publisher.statsMonitor.relay(pc, toConnection: subscriber.connectionId, subscriber: subscriber.subscriberId)
+            }
             await connection.feed(.peerConnectionStarted(pc, handle), in: session)
             for candidate in session.trickle.ready(pc, handle: handle) { try? await session.signaling.trickle(candidate, on: handle) }
             try await session.engine.setRemoteDescription(result.answer, on: pc)

@@ -8,7 +8,8 @@ final class PublicationLinkController {
     unowned let publication: RelayedPublicationController
     /// The participant it reaches (its connection id).
     let subscriber: String
-    let peerConnection: PeerConnectionID
+    /// The peer connection towards the subscriber now (a new one after a replacement).
+    private(set) var peerConnection: PeerConnectionID
     let connection: MediaConnectionController
     /// The session's handle and names, once opened.
     private(set) var link: MeshPublicationLink?
@@ -88,24 +89,24 @@ final class PublicationLinkController {
     /// arrays), the lifecycle fed with the selected pair's progress.
     func sample(in session: isolated CallSession) async {
         let pc = peerConnection
-        guard isOpen, let report = try? await session.engine.stats(of: pc), isOpen else { return }
+        guard isOpen, let report = try? await session.engine.stats(of: pc), isOpen, peerConnection == pc else { return }
         session.statsRecorder?(.publisherSample(peerConnection: pc.rawValue, report: report))
-        await feed(publisher.statsMonitor.read(report, peerConnection: pc).connection, in: session)
+        await feed(publisher.statsMonitor.read(report, peerConnection: pc).connection, of: pc, in: session)
     }
 
     /// Between stats samples: the selected pair's progress, for the lifecycle only.
     func checkHealth(in session: isolated CallSession) async {
         let pc = peerConnection
-        guard isOpen, let report = try? await session.engine.stats(of: pc), isOpen else { return }
-        await feed(publisher.statsMonitor.readConnection(report, peerConnection: pc), in: session)
+        guard isOpen, let report = try? await session.engine.stats(of: pc), isOpen, peerConnection == pc else { return }
+        await feed(publisher.statsMonitor.readConnection(report, peerConnection: pc), of: pc, in: session)
     }
 
     /// What the selected pair receives (the subscriber's RTCP and consent responses) stops
     /// when the path to it is lost.
-    private func feed(_ reading: ConnectionReading, in session: isolated CallSession) async {
+    private func feed(_ reading: ConnectionReading, of pc: PeerConnectionID, in session: isolated CallSession) async {
         session.publicationLinkPathsSampled(reading.paths, of: self)
         let progress = reading.progress
-        await connection.feed(.statsSample(peerConnection, bytesReceived: progress.bytesReceived, responsesReceived: progress.responsesReceived), in: session)
+        await connection.feed(.statsSample(pc, bytesReceived: progress.bytesReceived, responsesReceived: progress.responsesReceived), in: session)
     }
 }
 
@@ -117,13 +118,17 @@ extension PublicationLinkController: MediaConnectionRole {
     /// Restarts ICE towards this subscriber only: the offer goes in its session
     /// (``MeshSignaling/restartPublicationIce(offer:on:)``), its answer is set, and the
     /// subscriber's candidates held meanwhile are tried. A failure is told, and the machine goes
-    /// on to its next step.
+    /// on to its next step; an engine that cannot make the offer has lost the peer connection,
+    /// which is replaced at once.
     func restartIce(on handle: RouterHandleID, in session: isolated CallSession) async {
         let pc = peerConnection
+        guard let offer = try? await session.engine.createOffer(on: pc, iceRestart: true) else {
+            guard isOpen, peerConnection == pc else { return }
+            return await connection.feed(.restartImpossible(handle), in: session)
+        }
         do {
-            let offer = try await session.engine.createOffer(on: pc, iceRestart: true)
             let answer = try await publication.signaling.restartPublicationIce(offer: offer, on: handle)
-            guard isOpen else { return }
+            guard isOpen, peerConnection == pc else { return }
             try await session.engine.setLocalDescription(offer, on: pc)
             try await session.engine.setRemoteDescription(answer, on: pc)
             await connection.feed(.answerSent(pc), in: session)
@@ -133,10 +138,44 @@ extension PublicationLinkController: MediaConnectionRole {
         }
     }
 
-    /// Publishing again towards one subscriber is not built: the link ends (the subscriber
-    /// sees the stream go; the others keep it).
-    func replace(_ peerConnection: PeerConnectionID, handle: RouterHandleID, in session: isolated CallSession) async {
-        await publication.closeLink(to: subscriber, endSession: true, in: session)
+    /// Publishes again towards this subscriber on a new peer connection, in a new session that
+    /// replaces the old one (``MeshSignaling/replacePublication(_:on:)``): the subscriber keeps
+    /// the stream, the other links are untouched. The old connection's element leaves the
+    /// arrays; the new one is named by the new session. A failure is told; the reconnect window
+    /// then ends the link.
+    func replace(_ old: PeerConnectionID, handle: RouterHandleID, in session: isolated CallSession) async {
+        session.trickle.forget(old)
+        publisher.statsMonitor.endRelay(old)
+        try? await session.engine.closePeerConnection(old)
+        var made: PeerConnectionID?
+        do {
+            let pc = try await session.engine.makePeerConnection(session.configuration.peerConnection)
+            made = pc
+            guard isOpen else { throw CancellationError() }
+            peerConnection = pc
+            session.trickle.expect(pc)
+            (videoEnabled, audioEnabled) = (true, true)      // a new connection's tracks start enabled
+            try await session.engine.addLocalMedia(publisher.settings.media, to: pc)
+            let wanted = await publication.signaling.subscriberWantsVideo(on: handle)
+            try await applyTracks(video: publisher.publishVideo && wanted, audio: publisher.publishAudio, in: session)
+            let offer = try await session.engine.createOffer(on: pc, iceRestart: false)
+            try await session.engine.setLocalDescription(offer, on: pc)
+            let replaced = try await publication.signaling.replacePublication(offer, on: handle)
+            guard isOpen, peerConnection == pc else { throw CancellationError() }
+            link = replaced.link
+            await connection.feed(.peerConnectionStarted(pc, replaced.link.handle), in: session)
+            publisher.statsMonitor.relay(pc, toConnection: replaced.link.subscriber.connectionId, subscriber: replaced.link.subscriber.subscriberId)
+            for candidate in session.trickle.ready(pc, handle: replaced.link.handle) { try? await session.signaling.trickle(candidate, on: replaced.link.handle) }
+            try await session.engine.setRemoteDescription(replaced.answer, on: pc)
+            await connection.feed(.answerSent(pc), in: session)
+        } catch {
+            if let made, !isOpen || peerConnection != made {
+                session.trickle.forget(made)
+                try? await session.engine.closePeerConnection(made)
+            }
+            guard isOpen, !(error is CancellationError) else { return }
+            publisher.deliver([.didFail(CallError.wrapping(error, "publish again to \(subscriber)"))])
+        }
     }
 
     /// The publication's stream stays while other links carry it.

@@ -100,6 +100,10 @@ struct MediaConnectionMachine: Sendable {
         /// The other side asks for an ICE restart on a handle (a relayed subscriber asks its
         /// publisher).
         case restartRequested(RouterHandleID)
+        /// An ICE restart on the handle could not even begin: the engine refused to make the
+        /// restart offer (its peer connection is closed or lost under us). No restart can
+        /// bring it back: it is replaced now, as after a router hangup.
+        case restartImpossible(RouterHandleID)
     }
 
     /// What the caller must do.
@@ -187,7 +191,7 @@ struct MediaConnectionMachine: Sendable {
         case .routerMediaUp(let from):
             guard from == handle else { return stale() }
             return phase == .connecting ? connect(now: now) : []
-        case .routerHangup(let from):
+        case .routerHangup(let from), .restartImpossible(let from):
             guard from == handle else { return stale() }
             var actions: [Action] = []
             if phase == .connected { actions += disconnect(now: now, restart: false) }

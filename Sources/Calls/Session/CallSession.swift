@@ -193,6 +193,8 @@ public actor CallSession {
             await connectionController(on: handle)?.addRemoteCandidate(candidate, in: self)
         case .iceRestartRequested(let handle):
             connectionController(on: handle)?.requestRestart(on: handle, in: self)
+        case .replacementRequested(let handle):
+            connectionController(on: handle)?.requestReplacement(on: handle, in: self)
         }
     }
 

@@ -44,12 +44,39 @@ package protocol MeshSignaling: Signaling {
     /// one subscriber): sends `offer` (made with an ICE restart) there and returns the
     /// subscriber's answer.
     func restartPublicationIce(offer: SessionDescription, on handle: RouterHandleID) async throws -> SessionDescription
+    /// Publishes again towards the subscriber of session `handle` on a new peer connection: a
+    /// new session carrying `offer` replaces that one (the subscriber keeps the stream);
+    /// returns the new session's link and the subscriber's answer.
+    func replacePublication(_ offer: SessionDescription, on handle: RouterHandleID) async throws -> ReplacedPublication
     /// Ends the session `handle` (idempotent).
     func closePublication(_ handle: RouterHandleID) async
     /// Whether the subscriber of session `handle` wants our video now (`false` once its layer
     /// policy fell back to audio: ``Signaling/configure(_:streams:)`` with `send: false` on its
     /// side); `true` for an unknown handle.
     func subscriberWantsVideo(on handle: RouterHandleID) async -> Bool
+}
+
+/// The new session of a replaced mesh publication, and the subscriber's answer.
+package struct ReplacedPublication: Hashable, Sendable {
+    /// The new session.
+    package var link: MeshPublicationLink
+    /// The subscriber's answer to the new offer.
+    package var answer: SessionDescription
+
+    package init(link: MeshPublicationLink, answer: SessionDescription) {
+        self.link = link
+        self.answer = answer
+    }
+}
+
+/// A relayed ``Signaling`` (no router) whose subscriptions are replaced by their publisher: a
+/// subscriber cannot open a connection to a publisher by itself, it asks for one.
+package protocol SubscriptionReplacing: Signaling {
+    /// Asks the publisher of subscription `handle` for a new connection in place of that one
+    /// (its ICE restarts did not bring media back) and returns the publisher's new offer, on a
+    /// new handle, once it came; a replacement the publisher had already sent is returned at
+    /// once. The publication stays published meanwhile.
+    func replaceSubscription(_ handle: RouterHandleID) async throws -> SubscriptionOffer
 }
 
 /// One publication session of a ``MeshSignaling``: where it goes and how the stats name it.

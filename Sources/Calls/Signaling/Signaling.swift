@@ -183,6 +183,11 @@ public enum SignalingEvent: Hashable, Sendable {
     /// call's subscriber asks the publisher, whose offer makes the restart): it restarts as
     /// when it sees the path lost itself, unless a negotiation or restart is under way.
     case iceRestartRequested(RouterHandleID)
+    /// The other side asks for a new peer connection in place of the handle's (a relayed
+    /// call's subscriber whose ICE restarts did not bring media back asks its publisher): the
+    /// publisher publishes again as after ``hangup(_:reason:)``, and the subscriber's
+    /// subscription goes on on the new connection, as the same stream.
+    case replacementRequested(RouterHandleID)
 }
 
 /// The router refused or could not be reached.

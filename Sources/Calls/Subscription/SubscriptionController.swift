@@ -38,9 +38,11 @@ final class SubscriptionController {
 
     // MARK: - Opening and renegotiating
 
-    /// Opens a handle and peer connection and answers the router's offer.
-    func open(in session: isolated CallSession) async throws {
-        let offer = try await session.signaling.subscribe(to: FeedID(stream.streamId))
+    /// Opens a handle and peer connection and answers the router's offer (`offer`, when the
+    /// handle is already open: a relayed publisher's replacement).
+    func open(with given: SubscriptionOffer? = nil, in session: isolated CallSession) async throws {
+        let offer: SubscriptionOffer
+        if let given { offer = given } else { offer = try await session.signaling.subscribe(to: FeedID(stream.streamId)) }
         guard isOpen else {          // unsubscribed while we waited
             await session.signaling.close(offer.handle)
             return
@@ -247,10 +249,19 @@ extension SubscriptionController: MediaConnectionRole {
         }
     }
 
+    /// A new peer connection on a new handle. With no router (``SubscriptionReplacing``) the
+    /// publisher makes the new connection: it is asked for one (its publication stays), unless
+    /// its replacement came first (a hangup of our handle).
     func replace(_ peerConnection: PeerConnectionID, handle: RouterHandleID, in session: isolated CallSession) async {
-        await closeMedia(peerConnection, handle: handle, in: session)
         do {
-            try await open(in: session)
+            if let relayed = session.signaling as? any SubscriptionReplacing {
+                await closeMedia(peerConnection, handle: nil, in: session)
+                let offer = try await relayed.replaceSubscription(handle)
+                try await open(with: offer, in: session)
+            } else {
+                await closeMedia(peerConnection, handle: handle, in: session)
+                try await open(in: session)
+            }
         } catch {
             subscriber.deliver([.didFail(CallError.wrapping(error, "new peer connection"))])
         }
