@@ -3,16 +3,27 @@ import RTCStats
 /// Reads a friend connection's `getStats()` reports into ``CandidatePairObservation``s for
 /// ``FriendPathTracker``, as a value (no clock: `now` is the caller's monotonic time).
 ///
-/// A pair's last response is when it last received a packet: `now` minus the age of its
-/// `lastPacketReceivedTimestamp` against the report's time, or `now` when its
-/// `responsesReceived` rose since the previous report (a report without time stamps). A pair
-/// counts as succeeded when its `state` is `succeeded`, or `in-progress` after it had responses:
-/// libwebrtc sets a working pair back to `in-progress` while each ping is in flight.
+/// A pair's last response is the later of two times: `now` minus the age of its
+/// `lastPacketReceivedTimestamp` against the report's time, and the read at which its
+/// `responsesReceived` last rose (remembered from read to read). Chromium stamps only data
+/// packets: a pair that carries no data, such as a relay pair checked while ICE moves to it,
+/// shows its answers only in the rising counter, and an answer seen at one read stays evidence at
+/// the next ones rather than for one read only. A pair counts as succeeded when its `state` is
+/// `succeeded`, or `in-progress` after it had responses: libwebrtc sets a working pair back to
+/// `in-progress` while each ping is in flight. Its unanswered checks are the `requestsSent` since
+/// the read at which its responses last rose (at the first read, those beyond its responses).
 /// A pair is `selected` when a transport names it (`selectedCandidatePairId`).
 /// Candidates missing from the report, unknown candidate types and protocols make no
 /// observation (counted in ``unreadablePairs``), never a wrong path.
 public struct CandidatePairReader: Sendable {
-    private var responsesByPair: [String: Double] = [:]
+    /// What the reader remembers of one pair between reads.
+    private struct PairHistory: Sendable {
+        var responses: Double
+        var lastRiseAt: Duration?
+        var requestsAtLastResponse: Double
+    }
+
+    private var history: [String: PairHistory] = [:]
     /// Pairs skipped because their candidates were missing or unreadable.
     public private(set) var unreadablePairs = 0
 
@@ -23,11 +34,13 @@ public struct CandidatePairReader: Sendable {
     public mutating func observations(in report: StatsReport, at now: Duration) -> [CandidatePairObservation] {
         let reportTime = report.timestamp
         let selectedIDs = Set(report.entries(ofType: .transport).compactMap(\.selectedCandidatePairID))
-        var counters: [String: Double] = [:]
+        var seen: [String: PairHistory] = [:]
         var observations: [CandidatePairObservation] = []
         for pair in report.entries(ofType: .candidatePair) {
             let responses = pair.number("responsesReceived")
-            if let responses { counters[pair.id] = responses }
+            let requests = pair.number("requestsSent")
+            let pairHistory = Self.update(history[pair.id], responses: responses, requests: requests, at: now)
+            if let pairHistory { seen[pair.id] = pairHistory }
             guard let local = pair.string("localCandidateId").flatMap({ report[$0] }),
                   let remote = pair.string("remoteCandidateId").flatMap({ report[$0] }),
                   let localType = local.string("candidateType").flatMap(CandidatePairObservation.CandidateType.init(rawValue:)),
@@ -44,16 +57,34 @@ public struct CandidatePairReader: Sendable {
                 let ageMilliseconds = max(0, reportTime - last)
                 lastResponseAt = now - .milliseconds(Int64(min(ageMilliseconds, 86_400_000)))
             }
-            if let responses, let previous = responsesByPair[pair.id], responses > previous {
-                lastResponseAt = now
+            if let rise = pairHistory?.lastRiseAt, lastResponseAt.map({ rise > $0 }) ?? true {
+                lastResponseAt = rise
+            }
+            var unanswered = 0
+            if let requests, let pairHistory {
+                unanswered = Int(min(max(0, requests - pairHistory.requestsAtLastResponse), 1_000_000))
             }
             let relayProtocol = localType == .relay ? local.string("relayProtocol").flatMap(Self.transport) : nil
             observations.append(CandidatePairObservation(localType: localType, localRelayProtocol: relayProtocol, remoteType: remoteType,
                                                          transport: transport, succeeded: succeeded, lastResponseAt: lastResponseAt,
-                                                         selected: selectedIDs.contains(pair.id)))
+                                                         selected: selectedIDs.contains(pair.id), unansweredChecks: unanswered))
         }
-        responsesByPair = counters
+        // Pairs gone from the report are forgotten (an ICE restart replaces them all).
+        history = seen
         return observations
+    }
+
+    /// A pair's history after this read: a rise of its responses is an answer at `now` and
+    /// answers the checks sent so far; at the first read, its checks beyond its responses are
+    /// unanswered. Counters that went down (a reset) start the history over, with no answer.
+    private static func update(_ previous: PairHistory?, responses: Double?, requests: Double?, at now: Duration) -> PairHistory? {
+        guard let responses else { return nil }
+        let requestsNow = requests ?? 0
+        guard let previous, responses >= previous.responses else {
+            return PairHistory(responses: responses, lastRiseAt: nil, requestsAtLastResponse: min(requestsNow, responses))
+        }
+        guard responses > previous.responses else { return previous }
+        return PairHistory(responses: responses, lastRiseAt: now, requestsAtLastResponse: requestsNow)
     }
 
     /// `udp`, `tcp`, and `tls` (a relay reached over TLS, which is TCP underneath).

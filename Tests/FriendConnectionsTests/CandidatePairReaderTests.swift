@@ -10,10 +10,11 @@ import XMPP
     /// One report at `time` ms with one pair whose local candidate is `local` (type, protocol,
     /// relayProtocol) and remote `remote`.
     static func report(time: Double = 10_000, local: (String, String, String?), remote: String = "host",
-                       state: String = "succeeded", lastPacket: Double? = 9_500, responses: Double? = 3) -> StatsReport {
+                       state: String = "succeeded", lastPacket: Double? = 9_500, responses: Double? = 3, requests: Double? = nil) -> StatsReport {
         var pair = #"{"id":"CP1","type":"candidate-pair","timestamp":\#(time),"localCandidateId":"L1","remoteCandidateId":"R1","state":"\#(state)""#
         if let lastPacket { pair += #","lastPacketReceivedTimestamp":\#(lastPacket)"# }
         if let responses { pair += #","responsesReceived":\#(responses)"# }
+        if let requests { pair += #","requestsSent":\#(requests)"# }
         pair += "}"
         var localEntry = #"{"id":"L1","type":"local-candidate","timestamp":\#(time),"candidateType":"\#(local.0)","protocol":"\#(local.1)""#
         if let relay = local.2 { localEntry += #","relayProtocol":"\#(relay)""# }
@@ -60,6 +61,46 @@ import XMPP
         #expect(same?.lastResponseAt == nil)
         let rose = reader.observations(in: Self.report(local: ("host", "udp", nil), lastPacket: nil, responses: 4), at: .seconds(3)).first
         #expect(rose?.lastResponseAt == .seconds(3))
+    }
+
+    /// A rise is remembered: a pair that carries no data (no packet time stamp), answered once
+    /// between two reads, stays answered at that read's time at the next reads, and a later
+    /// packet time stamp wins over an older rise. (Measured: Bob's TCP relay pair, checked while
+    /// ICE moved to it, had no packet time stamp and its answers came about 1 s apart.)
+    @Test func aRiseIsRememberedUntilANewerAnswer() {
+        let relay = ("relay", "udp", "tcp")
+        var reader = CandidatePairReader()
+        _ = reader.observations(in: Self.report(time: 1_000, local: relay, lastPacket: nil, responses: 1), at: .seconds(1))
+        let rose = reader.observations(in: Self.report(time: 2_000, local: relay, lastPacket: nil, responses: 2), at: .seconds(2)).first
+        #expect(rose?.lastResponseAt == .seconds(2))
+        let later = reader.observations(in: Self.report(time: 2_500, local: relay, lastPacket: nil, responses: 2), at: .milliseconds(2_500)).first
+        #expect(later?.lastResponseAt == .seconds(2))
+        let data = reader.observations(in: Self.report(time: 3_000, local: relay, lastPacket: 2_900, responses: 2), at: .seconds(3)).first
+        #expect(data?.lastResponseAt == .milliseconds(2_900))
+    }
+
+    /// (requestsSent and responsesReceived at each read, unanswered checks at the last read):
+    /// the checks sent since the read at which the responses last rose; at the first read, those
+    /// beyond the responses; after a counter reset, counted anew.
+    static let unanswered: [(String, [(Double, Double)], Int)] = [
+        ("all answered", [(3, 3)], 0),
+        ("one in flight", [(4, 3)], 1),
+        ("first read of a failing pair", [(8, 3)], 5),
+        ("checks go unanswered", [(3, 3), (4, 3), (6, 3)], 3),
+        ("an answer clears them", [(3, 3), (6, 3), (7, 4)], 0),
+        ("counters reset", [(9, 3), (1, 1)], 0),
+    ]
+
+    @Test(arguments: unanswered.indices)
+    func unansweredChecks(_ index: Int) {
+        let (name, reads, expected) = Self.unanswered[index]
+        var reader = CandidatePairReader()
+        var last: CandidatePairObservation?
+        for (offset, (requests, responses)) in reads.enumerated() {
+            let report = Self.report(time: Double(1_000 * (offset + 1)), local: ("relay", "udp", "udp"), responses: responses, requests: requests)
+            last = reader.observations(in: report, at: .seconds(Int64(offset + 1))).first
+        }
+        #expect(last?.unansweredChecks == expected, "\(name)")
     }
 
     /// (state, responses, succeeded).
