@@ -36,8 +36,9 @@ public struct CandidatePairObservation: Hashable, Sendable {
     public var lastResponseAt: Duration?
     /// Whether it is the pair the connection uses now (its transport's `selectedCandidatePairId`).
     public var selected: Bool
-    /// Connectivity checks sent on it since its last response (`requestsSent` then and now): a
-    /// pair whose checks go unanswered is failing, however recent its last packet.
+    /// Connectivity checks sent on it before the previous stats read and not answered since
+    /// (from `requestsSent` and `responsesReceived`): a pair whose checks go unanswered is
+    /// failing, however recent its last packet.
     public var unansweredChecks: Int
 
     /// Creates an observation.

@@ -10,8 +10,9 @@ import RTCStats
 /// shows its answers only in the rising counter, and an answer seen at one read stays evidence at
 /// the next ones rather than for one read only. A pair counts as succeeded when its `state` is
 /// `succeeded`, or `in-progress` after it had responses: libwebrtc sets a working pair back to
-/// `in-progress` while each ping is in flight. Its unanswered checks are the `requestsSent` since
-/// the read at which its responses last rose (at the first read, those beyond its responses).
+/// `in-progress` while each ping is in flight. Its unanswered checks are those sent before the
+/// previous read and not answered since (at the first read, its `requestsSent` beyond its
+/// `responsesReceived`): a check still in flight when the stats are read is no failure.
 /// A pair is `selected` when a transport names it (`selectedCandidatePairId`).
 /// Candidates missing from the report, unknown candidate types and protocols make no
 /// observation (counted in ``unreadablePairs``), never a wrong path.
@@ -20,7 +21,12 @@ public struct CandidatePairReader: Sendable {
     private struct PairHistory: Sendable {
         var responses: Double
         var lastRiseAt: Duration?
-        var requestsAtLastResponse: Double
+        /// `requestsSent` up to which the checks count as answered.
+        var answeredThrough: Double
+        /// `requestsSent` at the previous read.
+        var requestsAtLastRead: Double
+        /// Checks sent before the previous read and still unanswered.
+        var unanswered: Int
     }
 
     private var history: [String: PairHistory] = [:]
@@ -60,10 +66,7 @@ public struct CandidatePairReader: Sendable {
             if let rise = pairHistory?.lastRiseAt, lastResponseAt.map({ rise > $0 }) ?? true {
                 lastResponseAt = rise
             }
-            var unanswered = 0
-            if let requests, let pairHistory {
-                unanswered = Int(min(max(0, requests - pairHistory.requestsAtLastResponse), 1_000_000))
-            }
+            let unanswered = requests == nil ? 0 : pairHistory?.unanswered ?? 0
             let relayProtocol = localType == .relay ? local.string("relayProtocol").flatMap(Self.transport) : nil
             observations.append(CandidatePairObservation(localType: localType, localRelayProtocol: relayProtocol, remoteType: remoteType,
                                                          transport: transport, succeeded: succeeded, lastResponseAt: lastResponseAt,
@@ -74,18 +77,31 @@ public struct CandidatePairReader: Sendable {
         return observations
     }
 
-    /// A pair's history after this read: a rise of its responses is an answer at `now` and
-    /// answers the checks sent so far; at the first read, its checks beyond its responses are
-    /// unanswered. Counters that went down (a reset) start the history over, with no answer.
+    /// A pair's history after this read. A rise of its responses is an answer at `now` that
+    /// answers the checks sent before the previous read; a check counts as unanswered only once
+    /// a read has passed since it was sent (one in flight at a read is no failure). At the first
+    /// read, its checks beyond its responses count as unanswered. Counters that went down (a
+    /// reset) start the history over, with no answer.
     private static func update(_ previous: PairHistory?, responses: Double?, requests: Double?, at now: Duration) -> PairHistory? {
         guard let responses else { return nil }
         let requestsNow = requests ?? 0
-        guard let previous, responses >= previous.responses else {
-            return PairHistory(responses: responses, lastRiseAt: nil, requestsAtLastResponse: min(requestsNow, responses))
+        guard let previous, responses >= previous.responses, requestsNow >= previous.requestsAtLastRead else {
+            let answered = min(requestsNow, responses)
+            return PairHistory(responses: responses, lastRiseAt: nil, answeredThrough: answered, requestsAtLastRead: requestsNow,
+                               unanswered: count(requestsNow - answered))
         }
-        guard responses > previous.responses else { return previous }
-        return PairHistory(responses: responses, lastRiseAt: now, requestsAtLastResponse: requestsNow)
+        var next = previous
+        next.responses = responses
+        if responses > previous.responses {
+            next.lastRiseAt = now
+            next.answeredThrough = max(previous.answeredThrough, previous.requestsAtLastRead)
+        }
+        next.unanswered = count(previous.requestsAtLastRead - next.answeredThrough)
+        next.requestsAtLastRead = requestsNow
+        return next
     }
+
+    private static func count(_ checks: Double) -> Int { Int(min(max(0, checks), 1_000_000)) }
 
     /// `udp`, `tcp`, and `tls` (a relay reached over TLS, which is TCP underneath).
     private static func transport(_ name: String) -> CandidatePairObservation.TransportProtocol? {

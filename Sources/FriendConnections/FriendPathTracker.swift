@@ -44,9 +44,9 @@ public struct FriendPathTracker: Sendable {
         var paths: FriendConnectionPaths = []
     }
 
-    /// Unanswered checks since its last response that end a non-selected pair's backup window:
-    /// two, since one check may be in flight when the stats are read.
-    public static let unansweredChecksThatEndBackupGrace = 2
+    /// Unanswered checks (``CandidatePairObservation/unansweredChecks``: sent before the
+    /// previous read and not answered since) that end a non-selected pair's backup window: one.
+    public static let unansweredChecksThatEndBackupGrace = 1
 
     /// How long a pair stays working after its last response.
     public let consentTimeout: Duration

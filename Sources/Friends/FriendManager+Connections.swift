@@ -191,7 +191,7 @@ extension FriendManager {
             links[friend]?.channelOpen = true
         case .connectionState(_, .failed):
             failed(friend, sid: link.sid, "ICE failed")
-        case .iceConnectionState(_, .disconnected) where link.role == .initiator:
+        case .iceConnectionState(_, .disconnected):
             restartIfStillDisconnected(friend, sid: link.sid)
         case .iceConnectionState(_, .connected), .iceConnectionState(_, .completed):
             links[friend]?.disconnectionRestart?.cancel()
