@@ -157,7 +157,8 @@ netns_suite() {
 # Bob's in csrig-friends: a friend online (udpDirect) and offline (paths empty), peers' UDP dropped
 # (udpRelay), all UDP dropped (tcpRelay, discoverable tcp), everything dropped (empty, offline) and
 # back, with no API call. 25.7-32.1 s measured in four runs, 22.9-28.5 s in nine with the
-# returning-path fix (2026-12-02, machine shared).
+# returning-path fix, 25.5-26.1 s in three with the path rules of docs/peer-to-peer.md's trace
+# (tcpRelay asserted within 5 s: 2.82-3.14 s; 2026-12-02, machine shared).
 netns_suite 150 RealFriendManagerTests
 # Issue 24's network change (docs/peer-to-peer.md#network-changes): Bob's namespace moves to another
 # subnet with his XMPP stream cut: stream resumed, no offline presence, the friend connection back

@@ -36,11 +36,17 @@ public struct CandidatePairObservation: Hashable, Sendable {
     public var lastResponseAt: Duration?
     /// Whether it is the pair the connection uses now (its transport's `selectedCandidatePairId`).
     public var selected: Bool
+    /// Connectivity checks sent on it before the previous stats read and not answered since
+    /// (from `requestsSent` and `responsesReceived`): a pair whose checks go unanswered is
+    /// failing, however recent its last packet.
+    public var unansweredChecks: Int
 
     /// Creates an observation.
     public init(localType: CandidateType, localRelayProtocol: TransportProtocol? = nil, remoteType: CandidateType,
-                transport: TransportProtocol = .udp, succeeded: Bool, lastResponseAt: Duration?, selected: Bool = false) {
+                transport: TransportProtocol = .udp, succeeded: Bool, lastResponseAt: Duration?, selected: Bool = false,
+                unansweredChecks: Int = 0) {
         self.selected = selected
+        self.unansweredChecks = unansweredChecks
         self.localType = localType
         self.localRelayProtocol = localRelayProtocol
         self.remoteType = remoteType

@@ -11,7 +11,11 @@ import XMPP
 /// A pair that is not the selected one is only pinged now and then (libwebrtc: every few
 /// seconds), so while the selected pair works the others count within ``backupTimeout``; when
 /// it stops, they count within the consent timeout like it (a blackout empties the paths after
-/// the consent timeout, not the longer one).
+/// the consent timeout, not the longer one). The longer window is for pairs that answer the
+/// checks they get: one with ``unansweredChecksThatEndBackupGrace`` or more checks unanswered
+/// since its last response is failing and counts within the consent timeout too (after ICE
+/// moved from a dead pair to another, the dead one is no longer selected, and without this rule
+/// its last packet, seconds old, kept it listed for up to the backup window).
 public struct FriendPathTracker: Sendable {
     /// What the tracker is told.
     public enum Input: Hashable, Sendable {
@@ -39,6 +43,10 @@ public struct FriendPathTracker: Sendable {
         var pairs: [CandidatePairObservation] = []
         var paths: FriendConnectionPaths = []
     }
+
+    /// Unanswered checks (``CandidatePairObservation/unansweredChecks``: sent before the
+    /// previous read and not answered since) that end a non-selected pair's backup window: one.
+    public static let unansweredChecksThatEndBackupGrace = 1
 
     /// How long a pair stays working after its last response.
     public let consentTimeout: Duration
@@ -90,8 +98,12 @@ public struct FriendPathTracker: Sendable {
             return now - last < window
         }
         let selectedWorks = entry.pairs.contains { $0.selected && works($0, within: consentTimeout) }
+        func window(_ pair: CandidatePairObservation) -> Duration {
+            let backup = selectedWorks && !pair.selected && pair.unansweredChecks < Self.unansweredChecksThatEndBackupGrace
+            return backup ? backupTimeout : consentTimeout
+        }
         var paths: FriendConnectionPaths = []
-        for pair in entry.pairs where works(pair, within: selectedWorks && !pair.selected ? backupTimeout : consentTimeout) {
+        for pair in entry.pairs where works(pair, within: window(pair)) {
             paths.formUnion(pair.path)
         }
         guard paths != entry.paths else { return [] }

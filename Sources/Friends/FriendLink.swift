@@ -34,8 +34,11 @@ struct FriendLink: Sendable {
     /// ``FriendManager/restartAnswerTimeout`` no longer blocks the next.
     var restartStarted: Duration = .zero
     /// Waits ``FriendManager/disconnectionGrace`` after ICE went `disconnected`, then restarts
-    /// (initiator only); cancelled when ICE connects again by itself.
+    /// (the responder asks the initiator to); cancelled when ICE connects again by itself.
     var disconnectionRestart: Task<Void, Never>?
+    /// Reads the stats faster while the selected pair is silent (``FriendStatsCadence``); `nil`
+    /// while the rounds read them.
+    var fastReads: Task<Void, Never>?
 }
 
 /// Why the path tracker was told something (a lost path hints at a network change; a friend

@@ -191,7 +191,7 @@ extension FriendManager {
             links[friend]?.channelOpen = true
         case .connectionState(_, .failed):
             failed(friend, sid: link.sid, "ICE failed")
-        case .iceConnectionState(_, .disconnected) where link.role == .initiator:
+        case .iceConnectionState(_, .disconnected):
             restartIfStillDisconnected(friend, sid: link.sid)
         case .iceConnectionState(_, .connected), .iceConnectionState(_, .completed):
             links[friend]?.disconnectionRestart?.cancel()
@@ -205,17 +205,51 @@ extension FriendManager {
     /// are decided from its own fresh report (packet ages at read time), not by a global tick:
     /// a round over many connections takes longer than the interval (measured 7.7 ms per
     /// connection), and a tick at its start would expire pairs read a round ago. A report that
-    /// cannot be read is no evidence of a working path.
+    /// cannot be read is no evidence of a working path. A connection whose selected pair went
+    /// silent is read by its own faster loop meanwhile (``FriendStatsCadence``), not here: two
+    /// reads of one connection in flight could reach the tracker out of order.
     func poll() async {
         for (friend, link) in links.sorted(by: { $0.key < $1.key }) {
             guard let pc = link.peerConnection else { continue }
             if link.channelOpen { try? await engine.sendData("keepalive", label: configuration.dataChannelLabel, on: pc) }
-            let report = try? await engine.stats(of: pc)
-            guard links[friend]?.peerConnection == pc else { continue }
-            let at = now
-            let observations = report.flatMap { links[friend]?.reader.observations(in: $0, at: at) } ?? []
-            perform(tracker.receive(.pairs(friend, observations), now: at), cause: .stats)
+            guard links[friend]?.peerConnection == pc, links[friend]?.fastReads == nil else { continue }
+            if await readPaths(of: friend, on: pc) { startFastReads(of: friend, on: pc) }
         }
+    }
+
+    /// Reads the stats of `friend`'s connection `pc` into the tracker; whether the next read
+    /// should come sooner than the next round (its selected pair is silent).
+    private func readPaths(of friend: JID, on pc: PeerConnectionID) async -> Bool {
+        let report = try? await engine.stats(of: pc)
+        guard links[friend]?.peerConnection == pc else { return false }
+        let at = now
+        let observations = report.flatMap { links[friend]?.reader.observations(in: $0, at: at) } ?? []
+        perform(tracker.receive(.pairs(friend, observations), now: at), cause: .stats)
+        return cadence.delay(after: observations, at: at) < cadence.interval
+    }
+
+    /// Reads `friend`'s connection `pc` every ``FriendStatsCadence/fastInterval`` until its
+    /// selected pair answers again, its silence passes the cadence's window, or the connection
+    /// goes; the rounds skip it meanwhile.
+    private func startFastReads(of friend: JID, on pc: PeerConnectionID) {
+        guard links[friend]?.peerConnection == pc, links[friend]?.fastReads == nil else { return }
+        statistics.fastReadEpisodes += 1
+        let interval = cadence.fastInterval
+        links[friend]?.fastReads = Task { [weak self, clock] in
+            while !Task.isCancelled {
+                try? await clock.sleep(for: interval)
+                guard let self, await self.fastRead(of: friend, on: pc) else { return }
+            }
+        }
+    }
+
+    /// One read of the fast loop; whether to go on.
+    private func fastRead(of friend: JID, on pc: PeerConnectionID) async -> Bool {
+        guard links[friend]?.peerConnection == pc else { return false }
+        let more = await readPaths(of: friend, on: pc)
+        guard links[friend]?.peerConnection == pc else { return false }
+        if !more { links[friend]?.fastReads = nil }
+        return more
     }
 
     /// The session `sid` with `friend` failed or was ended by them: its peer connection closes

@@ -46,6 +46,8 @@ public actor FriendManager {
     let clock = ContinuousClock()
     let origin: ContinuousClock.Instant
     var tracker: FriendPathTracker
+    /// When each connection's stats are read.
+    let cadence: FriendStatsCadence
     var signalling: (any FriendSignalling)?
     var ownJID: JID?
     var peerConnection = PeerConnectionConfiguration()
@@ -74,6 +76,7 @@ public actor FriendManager {
         self.configuration = configuration
         origin = clock.now
         tracker = FriendPathTracker(consentTimeout: configuration.pathLiveness, backupTimeout: configuration.backupPathLiveness)
+        cadence = FriendStatsCadence(interval: configuration.statsInterval)
     }
 
     /// A stream of every later event, in order.

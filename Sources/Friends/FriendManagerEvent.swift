@@ -31,4 +31,7 @@ public struct FriendManagerStatistics: Hashable, Sendable {
     public var iceRestarts = 0
     /// Times the XMPP server handed out TURN credentials again before they expired (XEP-0215).
     public var credentialRefreshes = 0
+    /// Times a connection's selected pair went silent and its stats were read faster until it
+    /// answered again or its silence outlasted the window (each about 30 reads at most).
+    public var fastReadEpisodes = 0
 }

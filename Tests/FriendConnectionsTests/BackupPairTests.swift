@@ -5,7 +5,8 @@ import XMPP
 
 /// Pairs other than the selected one, which libwebrtc pings only every few seconds: they count
 /// within the backup timeout while the selected pair works, within the consent timeout when it
-/// does not. Tracker with consent 2 s and backup 8 s (the friend manager's defaults), as a table.
+/// does not; a pair with a check lost (sent before the previous read, still unanswered) gets
+/// the consent timeout too. Tracker with consent 2 s and backup 8 s (the friend manager's defaults), as a table.
 @Suite struct BackupPairTests {
     typealias Pair = CandidatePairObservation
     static let bob = JID("bob@example.org")!
@@ -14,8 +15,13 @@ import XMPP
         Pair(localType: .host, remoteType: .host, succeeded: true, lastResponseAt: .seconds(seconds), selected: selected)
     }
 
-    static func relay(selected: Bool, at seconds: Int64) -> Pair {
-        Pair(localType: .relay, localRelayProtocol: .udp, remoteType: .host, succeeded: true, lastResponseAt: .seconds(seconds), selected: selected)
+    static func relay(selected: Bool, at seconds: Int64, unanswered: Int = 0) -> Pair {
+        Pair(localType: .relay, localRelayProtocol: .udp, remoteType: .host, succeeded: true, lastResponseAt: .seconds(seconds), selected: selected,
+             unansweredChecks: unanswered)
+    }
+
+    static func tcpRelay(selected: Bool, at seconds: Int64) -> Pair {
+        Pair(localType: .relay, localRelayProtocol: .tcp, remoteType: .host, succeeded: true, lastResponseAt: .seconds(seconds), selected: selected)
     }
 
     /// (name, pairs reported at t = 10 s, paths).
@@ -25,6 +31,15 @@ import XMPP
         ("selected silent 3 s, backup 5 s ago: nothing (a blackout)", [direct(selected: true, at: 7), relay(selected: false, at: 5)], []),
         ("selected silent 3 s, backup 1 s ago: the backup (the switch)", [direct(selected: true, at: 7), relay(selected: false, at: 9)], .udpRelay),
         ("no pair selected: the consent timeout for all", [direct(selected: false, at: 9), relay(selected: false, at: 5)], .udpDirect),
+        ("backup with a check lost: no backup window", [direct(selected: true, at: 10), relay(selected: false, at: 5, unanswered: 1)], .udpDirect),
+        // Measured too: a UDP relay pair answered once at setup, its next check (when ICE went
+        // looking) lost, listed beside the new selected TCP relay pair.
+        ("answered once at setup, then a check lost", [tcpRelay(selected: true, at: 10), relay(selected: false, at: 4, unanswered: 1)], .tcpRelay),
+        // All UDP dropped: ICE moved to the TCP relay; the UDP pair it left, silent 4 s with its
+        // checks unanswered, is no backup (measured: listed beside tcpRelay until the 8 s ran out).
+        ("the pair ICE left, checks unanswered: not a backup", [tcpRelay(selected: true, at: 10), relay(selected: false, at: 6, unanswered: 5)], .tcpRelay),
+        ("the same, two unanswered", [tcpRelay(selected: true, at: 10), relay(selected: false, at: 6, unanswered: 2)], .tcpRelay),
+        ("answered lately, checks unanswered: the consent timeout", [tcpRelay(selected: true, at: 10), relay(selected: false, at: 9, unanswered: 3)], [.udpRelay, .tcpRelay]),
     ]
 
     @Test(arguments: rows.indices)

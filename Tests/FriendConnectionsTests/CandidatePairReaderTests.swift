@@ -10,10 +10,11 @@ import XMPP
     /// One report at `time` ms with one pair whose local candidate is `local` (type, protocol,
     /// relayProtocol) and remote `remote`.
     static func report(time: Double = 10_000, local: (String, String, String?), remote: String = "host",
-                       state: String = "succeeded", lastPacket: Double? = 9_500, responses: Double? = 3) -> StatsReport {
+                       state: String = "succeeded", lastPacket: Double? = 9_500, responses: Double? = 3, requests: Double? = nil) -> StatsReport {
         var pair = #"{"id":"CP1","type":"candidate-pair","timestamp":\#(time),"localCandidateId":"L1","remoteCandidateId":"R1","state":"\#(state)""#
         if let lastPacket { pair += #","lastPacketReceivedTimestamp":\#(lastPacket)"# }
         if let responses { pair += #","responsesReceived":\#(responses)"# }
+        if let requests { pair += #","requestsSent":\#(requests)"# }
         pair += "}"
         var localEntry = #"{"id":"L1","type":"local-candidate","timestamp":\#(time),"candidateType":"\#(local.0)","protocol":"\#(local.1)""#
         if let relay = local.2 { localEntry += #","relayProtocol":"\#(relay)""# }
@@ -62,6 +63,49 @@ import XMPP
         #expect(rose?.lastResponseAt == .seconds(3))
     }
 
+    /// A rise is remembered: a pair that carries no data (no packet time stamp), answered once
+    /// between two reads, stays answered at that read's time at the next reads, and a later
+    /// packet time stamp wins over an older rise. (Measured: Bob's TCP relay pair, checked while
+    /// ICE moved to it, had no packet time stamp and its answers came about 1 s apart.)
+    @Test func aRiseIsRememberedUntilANewerAnswer() {
+        let relay = ("relay", "udp", "tcp")
+        var reader = CandidatePairReader()
+        _ = reader.observations(in: Self.report(time: 1_000, local: relay, lastPacket: nil, responses: 1), at: .seconds(1))
+        let rose = reader.observations(in: Self.report(time: 2_000, local: relay, lastPacket: nil, responses: 2), at: .seconds(2)).first
+        #expect(rose?.lastResponseAt == .seconds(2))
+        let later = reader.observations(in: Self.report(time: 2_500, local: relay, lastPacket: nil, responses: 2), at: .milliseconds(2_500)).first
+        #expect(later?.lastResponseAt == .seconds(2))
+        let data = reader.observations(in: Self.report(time: 3_000, local: relay, lastPacket: 2_900, responses: 2), at: .seconds(3)).first
+        #expect(data?.lastResponseAt == .milliseconds(2_900))
+    }
+
+    /// (requestsSent and responsesReceived at each read, unanswered checks at the last read):
+    /// checks sent before the previous read and not answered since (one in flight at a read is
+    /// no failure); at the first read, those beyond the responses; after a counter reset,
+    /// counted anew.
+    static let unanswered: [(String, [(Double, Double)], Int)] = [
+        ("all answered", [(3, 3)], 0),
+        ("first read, one beyond the responses", [(4, 3)], 1),
+        ("first read of a failing pair", [(8, 3)], 5),
+        ("a check in flight at a read is not counted", [(3, 3), (4, 3)], 0),
+        ("still unanswered a read later", [(3, 3), (4, 3), (4, 3)], 1),
+        ("checks go unanswered", [(3, 3), (4, 3), (6, 3), (7, 3)], 3),
+        ("an answer clears them", [(3, 3), (6, 3), (7, 4)], 0),
+        ("counters reset", [(9, 3), (1, 1)], 0),
+    ]
+
+    @Test(arguments: unanswered.indices)
+    func unansweredChecks(_ index: Int) {
+        let (name, reads, expected) = Self.unanswered[index]
+        var reader = CandidatePairReader()
+        var last: CandidatePairObservation?
+        for (offset, (requests, responses)) in reads.enumerated() {
+            let report = Self.report(time: Double(1_000 * (offset + 1)), local: ("relay", "udp", "udp"), responses: responses, requests: requests)
+            last = reader.observations(in: report, at: .seconds(Int64(offset + 1))).first
+        }
+        #expect(last?.unansweredChecks == expected, "\(name)")
+    }
+
     /// (state, responses, succeeded).
     static let states: [(String, Double, Bool)] = [
         ("succeeded", 3, true), ("in-progress", 3, true), ("in-progress", 0, false), ("failed", 3, false), ("waiting", 0, false), ("frozen", 0, false),
@@ -102,6 +146,44 @@ import XMPP
         #expect(tracker.receive(.pairs(bob, fresh), now: .seconds(10)) == [.pathsChanged(bob, .udpRelay)])
         let stale = reader.observations(in: Self.report(time: 13_000, local: ("relay", "udp", "udp"), lastPacket: 10_000), at: .seconds(13))
         #expect(tracker.receive(.pairs(bob, stale), now: .seconds(13)) == [.pathsChanged(bob, [])])
+    }
+
+    /// The move to the TCP relay as the trace showed it, through reader and tracker: the UDP
+    /// relay pair selected and answered (3 of 3), then silent with 4 checks unanswered while ICE
+    /// selects the TCP relay pair, which carries no data yet and shows its answers only in its
+    /// counter. Bob's paths: `udpRelay`, then `tcpRelay` alone at every later read.
+    @Test func movedToTheTCPRelayTheOldPairIsNoBackup() throws {
+        let bob = JID("bob@example.org")!
+        func report(time: Double, udp: (requests: Int, responses: Int, lastPacket: Double), tcp: (requests: Int, responses: Int), selected: String) throws -> StatsReport {
+            let json = """
+            [{"id":"T1","type":"transport","timestamp":\(time),"selectedCandidatePairId":"\(selected)"},
+             {"id":"CPU","type":"candidate-pair","timestamp":\(time),"localCandidateId":"LU","remoteCandidateId":"R1","state":"in-progress",
+              "requestsSent":\(udp.requests),"responsesReceived":\(udp.responses),"lastPacketReceivedTimestamp":\(udp.lastPacket)},
+             {"id":"CPT","type":"candidate-pair","timestamp":\(time),"localCandidateId":"LT","remoteCandidateId":"R1","state":"succeeded",
+              "requestsSent":\(tcp.requests),"responsesReceived":\(tcp.responses)},
+             {"id":"LU","type":"local-candidate","timestamp":\(time),"candidateType":"relay","protocol":"udp","relayProtocol":"udp"},
+             {"id":"LT","type":"local-candidate","timestamp":\(time),"candidateType":"relay","protocol":"udp","relayProtocol":"tcp"},
+             {"id":"R1","type":"remote-candidate","timestamp":\(time),"candidateType":"host","protocol":"udp"}]
+            """
+            return try StatsReport(json: Array(json.utf8))
+        }
+        var reader = CandidatePairReader()
+        var tracker = FriendPathTracker(consentTimeout: .seconds(2), backupTimeout: .seconds(8))
+        _ = tracker.receive(.friendOnline(bob), now: .zero)
+        // (time in ms, UDP pair, TCP pair, selected, Bob's paths after the read)
+        let reads: [(Double, (Int, Int, Double), (Int, Int), String, FriendConnectionPaths)] = [
+            (1_000, (3, 3, 900), (0, 0), "CPU", .udpRelay),
+            (3_500, (6, 3, 1_000), (1, 1), "CPU", .tcpRelay),      // the UDP pair expired; the TCP pair answered its first check
+            (4_200, (7, 3, 1_000), (2, 2), "CPT", .tcpRelay),      // selected now; the old pair is silent 3.2 s, 4 checks unanswered
+            (4_700, (7, 3, 1_000), (2, 2), "CPT", .tcpRelay),      // no new answer since 4.2 s: still within 2 s
+            (5_300, (8, 3, 1_000), (3, 3), "CPT", .tcpRelay),
+        ]
+        for (time, udp, tcp, selected, expected) in reads {
+            let at = Duration.milliseconds(Int64(time))
+            let observations = reader.observations(in: try report(time: time, udp: udp, tcp: tcp, selected: selected), at: at)
+            _ = tracker.receive(.pairs(bob, observations), now: at)
+            #expect(tracker.paths(of: bob) == expected, "at \(time) ms")
+        }
     }
 
     /// (own, friend, role): the lexically smaller full JID offers.

@@ -85,8 +85,18 @@ struct RealFriendManagerTests {
         let bobTCP = await bobEvents.first(after: noUDP, within: .seconds(40), where: FriendEventLog.paths(Self.alice) { $0 == .tcpRelay })
         let bobTCPLevel = await bobEvents.first(after: noUDP, within: .seconds(15), where: FriendEventLog.discoverable(.tcp))
         log("measured no UDP: bob sees tcpRelay \(seconds(bobTCP, from: noUDP)), discoverable tcp \(seconds(bobTCPLevel, from: noUDP))")
-        #expect(bobTCP != nil, "bob: tcpRelay: \(bobEvents.timeline(from: origin))")
+        // libwebrtc checks the TCP relay pair only once its UDP pair went 2.5 s without a packet
+        // (docs/peer-to-peer.md): 2.6-3.2 s measured, so 5 s here, not the 3 s.
+        #expect(bobTCP.map { $0 - noUDP <= .seconds(5) } == true, "bob: tcpRelay within 5 s: \(bobEvents.timeline(from: origin))")
         #expect(bobTCPLevel.map { $0 - noUDP <= .seconds(10) } == true, "tcp within 10 s: \(bobEvents.timeline(from: origin))")
+        // No dead path beside it: the UDP pairs ICE left are not listed again as backups.
+        if let bobTCP, let bobTCPLevel {
+            let relisted = bobEvents.entries.filter { entry in
+                guard entry.at > bobTCP, entry.at <= bobTCPLevel, case .pathsChanged(_, let paths) = entry.event else { return false }
+                return paths.contains(.udpRelay)
+            }
+            #expect(relisted.isEmpty, "bob's dead udpRelay listed again: \(bobEvents.timeline(from: origin))")
+        }
         let aliceSide = await aliceManager.paths(of: Self.bob)
         log("alice's paths to bob with bob on TCP: \(aliceSide)")
 
