@@ -40,12 +40,11 @@ import XMPPClient
 /// for the publisher, sends no `configure`, and Alice is never asked. Disabled until the
 /// subscriber tells a starved relayed link from a stopped camera (not in this task's files).
 /// Gated by CALLSCOPE_REAL=1 and CALLSCOPE_REAL_NETNS=1 (not in Scripts/test.sh while disabled).
-@Suite(.serialized, .enabled(if: FriendsNamespace.enabled && ProsodyServers.installed),
-       .disabled("Bob's subscriber reads the capped link as Alice's camera stopped (videoDisabled(publisherPropertyChanged)); see the comment"))
+@Suite(.serialized, .enabled(if: FriendsNamespace.enabled && ProsodyServers.installed))
 struct RealRelayedFallbackTests {
     static let alice = JID(local: "alice", domain: ProsodyServers.domain)
     static let bob = JID(local: "bob", domain: ProsodyServers.domain)
-    static let cap = "80kbit"
+    static let cap = ProcessInfo.processInfo.environment["CALLSCOPE_FALLBACK_CAP"] ?? "80kbit"
     /// Alice's outbound video while Bob's fallback holds, at most (bit/s; see above).
     static let pausedBound = 20_000.0
 
@@ -65,10 +64,12 @@ struct RealRelayedFallbackTests {
         var servers: ProsodyServers?
         do {
             servers = try await ProsodyServers(users: ["alice": "alice-pw", "bob": "bob-pw"], turnAddress: FriendsNamespace.rootAddress)
-            engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions(fakeCameraFrameRate: 15)))
+            let aliceWork = work + "/alice"
+            engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions(fakeCameraFrameRate: 15, workDirectory: aliceWork)))
+            let camera = try #require(CameraStopper(workDirectory: aliceWork), "alice's chromedriver log names its port and session")
             engines.append(try await ChromiumMediaEngine.launch(ChromiumOptions(chromiumPath: try namespace.chromiumWrapper(in: work), fakeCameraFrameRate: 15,
                                                                                 extraArguments: ["--remote-debugging-pipe"])))
-            try await scenario(try #require(servers), aliceEngine: engines[0], bobEngine: NotedMediaEngine(engines[1]))
+            try await scenario(try #require(servers), aliceEngine: engines[0], aliceCamera: camera, bobEngine: NotedMediaEngine(engines[1]))
         } catch {
             Issue.record("relayed-fallback: \(error)")
         }
@@ -79,7 +80,7 @@ struct RealRelayedFallbackTests {
         try? FileManager.default.removeItem(atPath: work)
     }
 
-    private func scenario(_ servers: ProsodyServers, aliceEngine: ChromiumMediaEngine, bobEngine: NotedMediaEngine) async throws {
+    private func scenario(_ servers: ProsodyServers, aliceEngine: ChromiumMediaEngine, aliceCamera: CameraStopper, bobEngine: NotedMediaEngine) async throws {
         let alice = client(servers, "alice"), bob = client(servers, "bob")
         let aliceLog = EventLog.recording(alice), bobLog = EventLog.recording(bob)
         try await alice.connect()
@@ -106,6 +107,7 @@ struct RealRelayedFallbackTests {
 
         // Alice publishes, Bob subscribes (one direction: the other is not under test).
         let alicePublisher = CallPublisher()
+        try await aliceCamera.watchTracks()
         let alicePublishing = Task { try await aliceSession.publish(alicePublisher) }
         let created = await bobEvents.first(after: origin, within: .seconds(20)) { if case .streamCreated(let s) = $0 { s.streamId == aliceID } else { false } }
         guard case .streamCreated(let aliceStream)? = created?.event else {
@@ -114,7 +116,10 @@ struct RealRelayedFallbackTests {
         }
         let bobSubscriber = CallSubscriber(stream: aliceStream)
         let bobLifecycle = TimedRecorder(bobSubscriber.events)
+        let bobStats = TimedRecorder(bobSubscriber.statsMonitor.events)
         let aliceSent = OutboundVideoBytes(aliceEngine)
+        let facts = RelayedLinkFacts(subscriber: bobEngine, publisher: aliceEngine, publication: PeerConnectionID("pc-1"))
+        defer { facts.stop() }
         try await bobSession.subscribe(bobSubscriber)
         try await alicePublishing.value
         let flowing = await aliceSent.rate(after: origin, within: .seconds(20)) { $0 > Self.pausedBound }
@@ -128,8 +133,43 @@ struct RealRelayedFallbackTests {
         let disabled = await bobLifecycle.first(after: capped, within: .seconds(20)) { $0 == .videoDisabled(.qualityChanged) }
         let warned = bobLifecycle.entries.first { $0.at > capped && $0.event == .videoDisableWarning }
         log("cap \(Self.cap): warning \(seconds(warned?.at, from: capped)), videoDisabled \(seconds(disabled?.at, from: capped))")
-        try #require(disabled != nil, "bob's policy fell back to audio: \(bobLifecycle.timeline(from: capped))")
+        for line in facts.lines(from: capped - Duration.seconds(3), span: .seconds(24)) { log("facts \(line)") }
+        #expect(disabled != nil, "bob's policy fell back to audio: \(bobLifecycle.timeline(from: capped))")
+        if disabled != nil {
+            try await pausedAndBack(capped: capped, aliceSignaling: aliceSignaling, aliceSent: aliceSent, bobLifecycle: bobLifecycle)
+        } else {
+            try FriendsNamespace.run(["/usr/sbin/tc", "qdisc", "del", "dev", FriendsNamespace.rootInterface, "root"])
+            try await Task.sleep(for: .seconds(10))
+        }
 
+        log("bob's subscriber until the camera stops: \(bobLifecycle.timeline(from: capped))")
+        for line in Self.conditions(bobStats, from: capped) { log("bob's downlink \(line)") }
+
+        // 3. Alice's camera stops on a clean link: Bob reads it as her doing
+        // (videoDisabled(publisherPropertyChanged)), no warning, no fallback, nothing asked of her.
+        try await Task.sleep(for: .seconds(2))
+        let stopped = ContinuousClock.now
+        let stoppedTracks = try await aliceCamera.stopVideo()
+        let publisherOff = await bobLifecycle.first(after: stopped, within: .seconds(10)) { $0 == .videoDisabled(.publisherPropertyChanged) }
+        try await Task.sleep(for: .seconds(2))
+        log("camera stopped (\(stoppedTracks) track): videoDisabled(publisherPropertyChanged) \(seconds(publisherOff?.at, from: stopped)); "
+            + "bob's subscriber \(bobLifecycle.timeline(from: stopped))")
+        for line in facts.lines(from: stopped - Duration.seconds(2), span: .seconds(8)) { log("facts stop \(line)") }
+        #expect(stoppedTracks == 1, "alice's one video track stopped")
+        #expect(publisherOff != nil, "bob says alice stopped her video: \(bobLifecycle.timeline(from: stopped))")
+        #expect(!bobLifecycle.entries.contains { $0.at >= stopped && ($0.event == .videoDisableWarning || $0.event == .videoDisabled(.qualityChanged)) },
+                "no fallback for a stopped camera: \(bobLifecycle.timeline(from: stopped))")
+        #expect(await aliceSignaling.publicationSubscriberWantsVideo(), "bob asked alice for nothing")
+
+        await bobSession.disconnect()
+        await aliceSession.disconnect()
+        await alice.disconnect()
+        await bob.disconnect()
+    }
+
+    /// Alice's video while Bob's fallback holds, then the cap lifted and the video back.
+    private func pausedAndBack(capped: ContinuousClock.Instant, aliceSignaling: JingleCallSignaling, aliceSent: OutboundVideoBytes,
+                               bobLifecycle: TimedRecorder<CallSubscriberEvent>) async throws {
         // Alice's video rate over 2 s while her signalling says Bob wants none, from 1.5 s after
         // it said so (her next stats sample switches the track); again at Bob's next pause when a
         // probe (5-8 s later) cut the window short.
@@ -167,11 +207,25 @@ struct RealRelayedFallbackTests {
         #expect(enabled != nil, "bob's video comes back: \(bobLifecycle.timeline(from: lifted))")
         #expect(back != nil, "alice's video to bob grows again: \(aliceSent.rates(from: lifted))")
         #expect(await aliceSignaling.publicationSubscriberWantsVideo(), "bob wants video again")
+    }
 
-        await bobSession.disconnect()
-        await aliceSession.disconnect()
-        await alice.disconnect()
-        await bob.disconnect()
+    /// Bob's subscriber's downlink each second: "+t condition/reason video received/lost".
+    private static func conditions(_ stats: TimedRecorder<StatsCallback>, from start: ContinuousClock.Instant) -> [String] {
+        var lines: [String] = []
+        var lastVideo: (UInt64, UInt64)?
+        for entry in stats.entries where entry.at >= start {
+            switch entry.event.event {
+            case .subscriberMediaLinkStatsUpdated(let link):
+                lines.append(String(format: "+%.1f ", RealRelayedReconnectTests.seconds(entry.at - start))
+                             + "\(link.transport.networkCondition)/\(link.transport.networkConditionReason) source \(link.networkDegradationSource)")
+            case .subscriberVideoNetworkStatsUpdated(let video):
+                let now = (video.videoPacketsReceived, video.videoPacketsLost)
+                if let last = lastVideo, !lines.isEmpty { lines[lines.count - 1] += " video +\(now.0 &- last.0)/lost +\(now.1 &- last.1)" }
+                lastVideo = now
+            default: break
+            }
+        }
+        return lines
     }
 
     private func until(_ timeout: Duration, _ condition: () async -> Bool) async -> Bool {
@@ -188,8 +242,8 @@ struct RealRelayedFallbackTests {
     }
 }
 
-/// A publisher's sent video bytes (its `outbound-rtp` of kind video, all layers) on the one
-/// peer connection of `engine` that sends video, read every 200 ms.
+/// A publisher's sent video bytes (its `outbound-rtp` of kind video, all layers, less the
+/// retransmitted ones) on the one peer connection of `engine` that sends video, read every 200 ms.
 final class OutboundVideoBytes: @unchecked Sendable {
     // @unchecked: `stored` is only touched under `lock`.
     private let lock = NSLock()
@@ -202,7 +256,10 @@ final class OutboundVideoBytes: @unchecked Sendable {
                 // Alice's only peer connection is her publication's (she subscribes to nothing).
                 if let report = try? await engine.stats(of: PeerConnectionID("pc-1")) {
                     let video = report.entries(ofType: .outboundRTP).filter { $0.kind == "video" }
-                    if !video.isEmpty { self?.append(UInt64(video.reduce(0) { $0 + ($1.bytesSent ?? 0) })) }
+                    // Retransmissions left out: they are the cap's backlog (packets lost before
+                    // the pause that Bob still asks for), not video Alice encodes for him.
+                    let fresh = video.reduce(0) { $0 + max(0, ($1.bytesSent ?? 0) - ($1.number("retransmittedBytesSent") ?? 0)) }
+                    if !video.isEmpty { self?.append(UInt64(fresh)) }
                 }
                 try? await Task.sleep(for: .milliseconds(200))
             }
