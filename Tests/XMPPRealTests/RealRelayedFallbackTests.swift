@@ -44,7 +44,7 @@ import XMPPClient
 struct RealRelayedFallbackTests {
     static let alice = JID(local: "alice", domain: ProsodyServers.domain)
     static let bob = JID(local: "bob", domain: ProsodyServers.domain)
-    static let cap = ProcessInfo.processInfo.environment["CALLSCOPE_FALLBACK_CAP"] ?? "80kbit"
+    static let cap = ProcessInfo.processInfo.environment["CALLSCOPE_FALLBACK_CAP"] ?? "64kbit"
     /// Alice's outbound video while Bob's fallback holds, at most (bit/s; see above).
     static let pausedBound = 20_000.0
 
