@@ -7,7 +7,7 @@ import Foundation
 /// so the test reaches the page through the same chromedriver session the engine uses: its
 /// port and session id are in the chromedriver log of the engine's work directory. Before the
 /// publication, ``watchTracks()`` has the page note every track given to a transceiver; then
-/// ``stopVideo()`` stops the noted video tracks. (The engine's own WebDriver client, reached with
+/// ``stopVideo()`` stops the noted video tracks (``enabledVideoTracks()`` counts those still on). (The engine's own WebDriver client, reached with
 /// `@testable`: Foundation's URLSession fails on this machine's libcurl.)
 struct CameraStopper {
     let port: Int
@@ -38,6 +38,14 @@ struct CameraStopper {
             }
             return null;
             """)
+    }
+
+    /// How many of the noted video tracks are live and enabled (a relayed publisher's audio
+    /// fallback disables its track on the subscriber's connection).
+    func enabledVideoTracks() async throws -> Int {
+        Int(try await execute("""
+            return (window.callscopeTestTracks || []).filter(t => t.kind === 'video' && t.readyState === 'live' && t.enabled).length;
+            """) ?? -1)
     }
 
     /// Stops every video track noted; returns how many it stopped.

@@ -10,43 +10,41 @@ import XMPPClient
 
 /// Issue 24's audio fallback in a relayed call of two, on real components: Alice publishes,
 /// Bob (his Chromium in `csrig-friends`) subscribes; Bob's downlink is capped with `tc tbf` at
-/// 80 kbit/s (64 tried too), below what Alice's audio and the least video her Chromium sends need together, so
+/// 64 kbit/s, below what Alice's audio and the least video her Chromium sends need together, so
 /// Bob's layer policy falls back to audio, its `configure(send: false)` crosses Prosody as a
 /// `content-modify`, and Alice's publisher turns its video track off on that connection (her
 /// outbound video bytes almost stop); the cap lifted, Bob's policy probes back, says
-/// `videoEnabled`, and Alice's video bytes grow again.
+/// `videoEnabled`, and Alice's video bytes grow again. Then Alice's camera stops for real on the
+/// clean link (``CameraStopper``) and Bob reads it as hers: `videoDisabled(publisherPropertyChanged)`,
+/// no fallback.
 ///
 /// Why 64 kbit/s and not the mesh test's 150 kbit/s: with no router between them, Alice's
 /// congestion control sees Bob's feedback and lowers her video to the cap within a second or
-/// two; once it has, the link loses nothing, the policy has no estimate (it takes one only from
-/// an interval that loses ≥ 2 % of the video or falls short of the healthy rate) and nothing
-/// says "nothing fits". The fallback needs three such intervals in a row (two bad → warning,
-/// the next → pause), a race with the sender's back-off under 150 kbit/s, which the sender
-/// often wins (reasoned from the policy's code, not measured in the mesh). Under 80 kbit/s it cannot win: Alice's audio alone takes ~60 kbit/s on the wire
-/// (Opus ~32 kbit/s plus 50 packets/s × ~70 bytes of headers), her video sender sends at least
-/// libwebrtc's floor (30 kbit/s), so the link loses packets every interval while video flows,
-/// and what it carries (≤ 80 kbit/s) × 0.85 − 48 kbit/s for audio leaves < 20 kbit/s for video:
-/// nothing fits, every interval.
+/// two; once it has, the link loses nothing and nothing says "nothing fits". Under 64 kbit/s it
+/// cannot: Alice's audio alone takes ~60 kbit/s on the wire (Opus ~32 kbit/s plus 50 packets/s ×
+/// ~70 bytes of headers), her video sender sends at least libwebrtc's floor (30 kbit/s), and the
+/// tbf queue, a few packets long, drops every video packet while most of the audio gets
+/// through: the starved video the subscriber must not read as a stopped camera
+/// (docs/network-condition.md). `CALLSCOPE_FALLBACK_CAP` sets another cap (`80kbit`: a few
+/// video packets still cross, lost mostly).
 ///
-/// The bound on Alice's video while Bob is paused, 20 kbit/s: below libwebrtc's 30 kbit/s floor
-/// for a video sender that encodes the camera, above what the disabled track's black frames
-/// cost (15 frames/s of a few dozen bytes: ~5 kbit/s).
+/// While Bob is paused, Alice's video track must be off (read in her page): her outbound video
+/// then is the disabled track's black frames, measured 0-27 kbit/s (retransmissions left out,
+/// ``OutboundVideoBytes``), too close to libwebrtc's 30 kbit/s floor for camera video to tell
+/// them apart by rate, so the rate is logged, not asserted.
 ///
-/// **Does not pass yet** (two runs, 2026-12-02, 64 and 80 kbit/s): 3.20 / 3.23 s after the cap
-/// Bob's subscriber says `videoDisabled(publisherPropertyChanged)`, no warning and no
-/// `videoDisabled(qualityChanged)` within 20 s: the tbf queue starves the video while the audio
-/// still arrives, which the subscriber's monitor reads as the publisher having stopped its
-/// video (`publisherSending == .videoStopped`, docs/network-condition.md), so the policy pauses
-/// for the publisher, sends no `configure`, and Alice is never asked. Disabled until the
-/// subscriber tells a starved relayed link from a stopped camera (not in this task's files).
-/// Gated by CALLSCOPE_REAL=1 and CALLSCOPE_REAL_NETNS=1 (not in Scripts/test.sh while disabled).
+/// Each engine's per-second facts (``RelayedLinkFacts``) and Bob's downlink are printed around
+/// the cap and the camera stop. Gated by CALLSCOPE_REAL=1 and CALLSCOPE_REAL_NETNS=1; its own
+/// step in Scripts/test.sh.
 @Suite(.serialized, .enabled(if: FriendsNamespace.enabled && ProsodyServers.installed))
 struct RealRelayedFallbackTests {
     static let alice = JID(local: "alice", domain: ProsodyServers.domain)
     static let bob = JID(local: "bob", domain: ProsodyServers.domain)
     static let cap = ProcessInfo.processInfo.environment["CALLSCOPE_FALLBACK_CAP"] ?? "64kbit"
-    /// Alice's outbound video while Bob's fallback holds, at most (bit/s; see above).
-    static let pausedBound = 20_000.0
+    /// Alice's camera video, at least (bit/s): 220-265 kbit/s before the cap, 46-85 kbit/s within
+    /// 10 s of its end while her congestion control ramps up; her disabled track's black frames
+    /// measured 0-27 kbit/s.
+    static let videoBound = 40_000.0
 
     func log(_ line: String) { print("relayed-fallback: \(line)") }
 
@@ -122,7 +120,7 @@ struct RealRelayedFallbackTests {
         defer { facts.stop() }
         try await bobSession.subscribe(bobSubscriber)
         try await alicePublishing.value
-        let flowing = await aliceSent.rate(after: origin, within: .seconds(20)) { $0 > Self.pausedBound }
+        let flowing = await aliceSent.rate(after: origin, within: .seconds(20)) { $0 > Self.videoBound }
         try #require(flowing != nil, "alice sends video before the cap: \(aliceSent.rates(from: origin))")
         try await Task.sleep(for: .seconds(3))
         log("before the cap: alice's video \(aliceSent.rates(from: ContinuousClock.now - .seconds(3)))")
@@ -136,7 +134,7 @@ struct RealRelayedFallbackTests {
         for line in facts.lines(from: capped - Duration.seconds(3), span: .seconds(24)) { log("facts \(line)") }
         #expect(disabled != nil, "bob's policy fell back to audio: \(bobLifecycle.timeline(from: capped))")
         if disabled != nil {
-            try await pausedAndBack(capped: capped, aliceSignaling: aliceSignaling, aliceSent: aliceSent, bobLifecycle: bobLifecycle)
+            try await pausedAndBack(capped: capped, aliceSignaling: aliceSignaling, aliceCamera: aliceCamera, aliceSent: aliceSent, bobLifecycle: bobLifecycle)
         } else {
             try FriendsNamespace.run(["/usr/sbin/tc", "qdisc", "del", "dev", FriendsNamespace.rootInterface, "root"])
             try await Task.sleep(for: .seconds(10))
@@ -168,44 +166,49 @@ struct RealRelayedFallbackTests {
     }
 
     /// Alice's video while Bob's fallback holds, then the cap lifted and the video back.
-    private func pausedAndBack(capped: ContinuousClock.Instant, aliceSignaling: JingleCallSignaling, aliceSent: OutboundVideoBytes,
+    private func pausedAndBack(capped: ContinuousClock.Instant, aliceSignaling: JingleCallSignaling, aliceCamera: CameraStopper, aliceSent: OutboundVideoBytes,
                                bobLifecycle: TimedRecorder<CallSubscriberEvent>) async throws {
-        // Alice's video rate over 2 s while her signalling says Bob wants none, from 1.5 s after
-        // it said so (her next stats sample switches the track); again at Bob's next pause when a
-        // probe (5-8 s later) cut the window short.
+        // Alice's video track while her signalling says Bob wants none, from 1.5 s after it said
+        // so (her next stats sample switches the track), and what she sends over 2 s; again at
+        // Bob's next pause when a probe (5-8 s later) cut the window short.
         var pausedRate: Double?
+        var trackOff = false
         for _ in 0..<4 where pausedRate == nil {
             guard await until(.seconds(15), { await !aliceSignaling.publicationSubscriberWantsVideo() }) else { break }
             let asked = ContinuousClock.now
             try await Task.sleep(for: .milliseconds(1500))
             let start = aliceSent.latest
+            let enabled = try await aliceCamera.enabledVideoTracks()
             var held = true
             for _ in 0..<10 {
                 try await Task.sleep(for: .milliseconds(200))
                 if await aliceSignaling.publicationSubscriberWantsVideo() { held = false }
             }
             let end = aliceSent.latest
-            log("paused window from \(seconds(asked, from: capped)): held \(held), \(start.map { "\($0.bytes)" } ?? "-") → \(end.map { "\($0.bytes)" } ?? "-") bytes")
+            log("paused window from \(seconds(asked, from: capped)): held \(held), enabled video tracks \(enabled), "
+                + "\(start.map { "\($0.bytes)" } ?? "-") → \(end.map { "\($0.bytes)" } ?? "-") bytes")
             if held, let start, let end, end.at > start.at {
+                trackOff = enabled == 0
                 pausedRate = Double(end.bytes - min(start.bytes, end.bytes)) * 8 / RealRelayedReconnectTests.seconds(end.at - start.at)
             } else {
                 try await Task.sleep(for: .seconds(1))
             }
         }
         log("alice's video while bob is paused: \(pausedRate.map { String(format: "%.0f bit/s", $0) } ?? "not measured"); samples \(aliceSent.rates(from: capped))")
-        let paused = try #require(pausedRate, "a 2 s window with bob's fallback holding at alice")
-        #expect(paused < Self.pausedBound, "alice sends (almost) no video to bob while he is paused: \(paused) bit/s")
+        _ = try #require(pausedRate, "a 2 s window with bob's fallback holding at alice")
+        #expect(trackOff, "alice's video track is off on bob's connection while he is paused")
 
         // 2. The cap lifted: Bob's probe succeeds, videoEnabled; Alice's video grows again.
         let lifted = ContinuousClock.now
         try FriendsNamespace.run(["/usr/sbin/tc", "qdisc", "del", "dev", FriendsNamespace.rootInterface, "root"])
         let enabled = await bobLifecycle.first(after: lifted, within: .seconds(25)) { $0 == .videoEnabled(.qualityChanged) }
-        let back = await aliceSent.rate(after: lifted, within: .seconds(25)) { $0 > Self.pausedBound }
+        let back = await aliceSent.rate(after: lifted, within: .seconds(25)) { $0 > Self.videoBound }
         log("lifted after \(seconds(lifted, from: capped)): videoEnabled \(seconds(enabled?.at, from: lifted)), alice's video above the bound \(seconds(back, from: lifted)); "
             + "samples \(aliceSent.rates(from: lifted))")
         log("bob's subscriber \(bobLifecycle.timeline(from: capped))")
         #expect(enabled != nil, "bob's video comes back: \(bobLifecycle.timeline(from: lifted))")
         #expect(back != nil, "alice's video to bob grows again: \(aliceSent.rates(from: lifted))")
+        #expect(try await aliceCamera.enabledVideoTracks() == 1, "alice's video track is on again")
         #expect(await aliceSignaling.publicationSubscriberWantsVideo(), "bob wants video again")
     }
 
