@@ -31,7 +31,7 @@ enum PathEvidence: Sendable, Hashable {
 /// The video alone silent while the audio keeps arriving is either the publisher stopping its
 /// video (a track removed or stopped) or a link too narrow for it (a capped downlink drops the
 /// big video packets and lets the small audio ones through: measured on a relayed call capped
-/// at 64 kbit/s, not a video packet arrived for 6 s while the publisher sent 6-40 a second at
+/// at 64 kbit/s, not a video packet arrived for 5 s while the publisher sent 6-22 a second at
 /// its 30 kbit/s floor). What the link shows in the silent interval tells them apart
 /// (``VideoSilenceEvidence``): any sign of trouble makes the silence the link's,
 /// ``videoStarved``, from the first such interval; a clean link makes it the publisher's,

@@ -7,8 +7,8 @@
 ///
 /// | fact in the silent interval | capped at 64 kbit/s | camera stopped, no cap |
 /// |---|---|---|
-/// | the audio's loss | 10-13 of ~50 packets (20-26 %) | none |
-/// | the selected pair's round-trip time | 238-340 ms (2 ms before the cap) | 1-3 ms |
+/// | the audio's loss | 7-13 of 40-57 packets (17-26 %) | none |
+/// | the selected pair's round-trip time | 238-340 ms once refreshed (1-2 ms before the cap; the audio's loss alone told it in the first seconds of some runs) | 1-3 ms |
 ///
 /// Either makes the silence the link's (``linkStarves``); both clean, the publisher's. The
 /// publisher's RTCP sender reports are not used: their video packet count grew by 34 in a
