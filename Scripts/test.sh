@@ -179,6 +179,13 @@ netns_suite 90 RealMeshCallTests
 # Jingle bring video back both ways, nobody is disconnected. 19.9-20.2 s in three runs, 20.6-21.1 s
 # with swift test's start (2026-12-02).
 netns_suite 90 RealRelayedReconnectTests
+# Issue 24's audio fallback in a relayed call of two (docs/peer-to-peer.md, "Audio fallback (two
+# parties)"): Bob's Chromium in csrig-friends, his downlink capped at 64 kbit/s (tbf): his policy
+# reads the starved video as the link's, falls back to audio, Alice stops her video on his
+# connection, the cap lifted brings it back; then Alice's camera really stops on the clean link
+# and Bob reads it as hers. 38.6 / 40.8 / 41.5 s in three runs in a row, 40.4 / 41.8 / 42.6 s with
+# swift test's start (2026-12-02, machine shared).
+netns_suite 90 RealRelayedFallbackTests
 # The same network change in a call of three (docs/peer-to-peer.md, "Reconnection in a mesh"):
 # Carol's Chromium in csrig-friends, her address moves and her stream is cut; her stream resumes,
 # video comes back on the four links that involve her, Alice<->Bob not interrupted, nobody

@@ -83,20 +83,24 @@ import Testing
     /// - seconds 6, 7 bad (0.85 × 100 000 fits nothing) → warning at 7, pause at 8 (`send:
     ///   false`, `videoDisabled(qualityChanged)`, limit `.paused`);
     /// - the probe 5 s later, at 13 (`send: true`, no substream: there is no other layer);
-    /// - the cap gone from 13: 14 is the first interval after the resume (not counted), 15 and
-    ///   16 decode frames → `videoEnabled(qualityChanged)` at 16, limit `.none`.
+    /// - the cap gone from 13: 14 is the first interval after the resume (not counted); the
+    ///   measured downlink is still `critical` at 15 (the loss of 8, 30 of 150 with the audio,
+    ///   stays in the two-interval window judged at 11; clean from the interval judged at 12,
+    ///   a better level after 5 of them: at 16), so 15 confirms nothing; 16 and 17 decode
+    ///   frames → `videoEnabled(qualityChanged)` at 17, limit `.none` (at 16 before issue 24,
+    ///   when the downlink's condition did not hold the confirmation).
     /// Before issue 23 the policy did nothing without sender stats (no layers listed).
     @Test func aSingleLayerThatStarvesGoesWarningPausedProbeAndBack() {
         var feed = Feed()
         var outputs = feed.run(5) { $0.interval(rate: 500_000) }
         outputs.merge(feed.run(3) { $0.interval(rate: 100_000, loss: 0.3) }) { $1 }
         outputs.merge(feed.run(4) { $0.interval(rate: 40_000, video: false) }) { $1 }
-        outputs.merge(feed.run(5) { $0.interval(rate: 500_000) }) { $1 }
+        outputs.merge(feed.run(6) { $0.interval(rate: 500_000) }) { $1 }
         #expect(outputs == [
             7: [.event(.videoDisableWarning)],
             8: [Self.send(false), .event(.videoDisabled(.qualityChanged)), .receiveLimit(.paused)],
             13: [Self.send(true)],
-            16: [.event(.videoEnabled(.qualityChanged)), .receiveLimit(.none)],
+            17: [.event(.videoEnabled(.qualityChanged)), .receiveLimit(.none)],
         ])
     }
 

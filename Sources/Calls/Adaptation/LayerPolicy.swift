@@ -296,7 +296,12 @@ struct LayerPolicy: Sendable {
                 timing.probeBackoff = min(timing.probeBackoff * 2, configuration.fallback.maximumProbeBackoff)
                 return pause(.qualityChanged, now: now, probe: true, announce: false)
             }
-            return confirmResume(reason, framesDecoded: framesDecoded, nothingFits: nothingFits, now: now)
+            // A probe is confirmed on a downlink no longer `critical`: confirmed before (the
+            // condition takes 5 clean samples to recover, judged 2 late), the next intervals
+            // were bad again and the policy fell back at once (measured on a relayed call:
+            // `videoEnabled` 5.5 s after a cap's end, disabled again 2 s later).
+            let stillCritical = reason == .qualityChanged && condition == .critical
+            return confirmResume(reason, framesDecoded: framesDecoded, nothingFits: nothingFits || stillCritical, now: now)
         case .warned:
             if bad, fallbackAllowed { return pause(.qualityChanged, now: now, probe: true) }
             if !bad {

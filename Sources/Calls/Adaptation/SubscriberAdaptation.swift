@@ -151,7 +151,14 @@ struct SubscriberAdaptation: Sendable {
         previous.video = videoCounters ?? previous.video
         let audioCounters = audio.map { (lost: $0.audioPacketsLost, received: $0.audioPacketsReceived) }
         let audioLossy = audioCounters.flatMap { Self.lossFraction($0, since: previous.audio) }.map { $0 >= Self.audioLoss } ?? false
+        let audioArrived = audioCounters.map { counters in previous.audio.map { counters.received > $0.received } ?? false } ?? false
         previous.audio = audioCounters ?? previous.audio
+        // The link starves the video (docs/network-condition.md): the publisher sends it, none
+        // arrives while the audio does and the link shows trouble. Or a probe asked for video
+        // and, past the interval that waits for its key frame, none came while the audio did.
+        // Either way the link is full and what it carried is its capacity: nothing fits.
+        let probing = policy.isResuming && policy.videoOffReason == .qualityChanged
+        let starved = reading.publisherSending == .videoStarved || (probing && !skipLoss && !videoArrived && audioArrived)
 
         // The latest message however old: under a downlink cap the data channel it comes on
         // starves too, and the layers it last listed are still the best knowledge.
@@ -191,7 +198,12 @@ struct SubscriberAdaptation: Sendable {
             // A shortfall that no loss follows is no full link (a tbf queue overflows within an
             // interval or two): the healthy rate was a burst, e.g. the queue draining after a
             // cap's end (measured: stuck warned on the lowest layer for the 35 s after one).
-            healthy.quietShortIntervals = short && (loss ?? 0) < Self.overloadLoss ? healthy.quietShortIntervals + 1 : 0
+            // The link loses: the video's packets, or the audio's while the video is short (a
+            // capped link that lets a few video packets through loses the audio around them:
+            // measured on a relayed call, 2 video packets a second, none counted lost yet,
+            // while the audio lost 17 of 57).
+            let losing = (loss ?? 0) >= Self.overloadLoss || (short && audioLossy)
+            healthy.quietShortIntervals = short && !losing ? healthy.quietShortIntervals + 1 : 0
             if healthy.quietShortIntervals >= Self.quietShortfallIntervals, let goodput, let forwardedSubstream {
                 healthy.rates[forwardedSubstream] = goodput
                 short = false
@@ -209,7 +221,13 @@ struct SubscriberAdaptation: Sendable {
             // before it overflows), not on the next: a full link loses packets by then, and two
             // loss-free short intervals were a publisher's rate dip (measured: its encoder at 15
             // frames a second for a moment), no reason to step down.
-            let estimate = (loss ?? 0) >= Self.overloadLoss || (short && healthy.quietShortIntervals <= 1) ? goodput : nil
+            // Not during a probe: without a router the publisher's own congestion control
+            // ramps its video up from what the cap left it, so a probe after the cap has gone
+            // arrives short of the healthy rate without losing anything (measured on a relayed
+            // call: every probe failed on that shortfall, the video never came back); a cap
+            // that still holds makes the probe lose packets.
+            let estimate = starved ? linkRate
+                : losing || (short && !probing && healthy.quietShortIntervals <= 1) ? goodput : nil
             // The downlink as measured, not as reported: under our own `.downlink` limit the
             // monitor keeps reporting warning/bandwidth after the loss has gone (the attribution
             // after a step-down), which would never let the policy step up again.

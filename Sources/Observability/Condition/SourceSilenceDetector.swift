@@ -28,8 +28,14 @@ enum PathEvidence: Sendable, Hashable {
 /// before the stop has its gap forgiven in the interval it first arrives again in
 /// (``Reading/stopGapLost``).
 ///
-/// The video alone stopping while the audio keeps arriving is the publisher stopping its
-/// video (a track removed or stopped): ``videoStopped``, after the same two intervals.
+/// The video alone silent while the audio keeps arriving is either the publisher stopping its
+/// video (a track removed or stopped) or a link too narrow for it (a capped downlink drops the
+/// big video packets and lets the small audio ones through: measured on a relayed call capped
+/// at 64 kbit/s, not a video packet arrived for 5 s while the publisher sent 6-22 a second at
+/// its 30 kbit/s floor). What the link shows in the silent interval tells them apart
+/// (``VideoSilenceEvidence``): any sign of trouble makes the silence the link's,
+/// ``videoStarved``, from the first such interval; a clean link makes it the publisher's,
+/// ``videoStopped``, after the same two intervals.
 struct SourceSilenceDetector: Sendable {
     /// What one report said.
     struct Reading: Sendable, Hashable {
@@ -63,6 +69,11 @@ struct SourceSilenceDetector: Sendable {
     private(set) var sourceStopped = false
     /// The publisher stopped its video while its audio keeps coming.
     private(set) var videoStopped = false
+    /// The video alone is silent on a link that shows trouble (see ``VideoSilenceEvidence``):
+    /// the link starves it. Lasts until the video arrives again (or is held).
+    private(set) var videoStarved = false
+    /// The video was starved when the SDK began to hold it: its gap, when it arrives again, is that starvation's.
+    private var starvedGapAwaited = false
 
     /// Feeds one report: the stream's audio and video packets received plus lost, and of those
     /// lost (cumulative; `nil` for a kind it does not have), the selected pair, and whether its
@@ -77,6 +88,7 @@ struct SourceSilenceDetector: Sendable {
             videoArrived = video > last.video
         }
         let first = lastCounts == nil
+        let audioBefore = lastCounts?.audio ?? audio
         lastCounts = (audio, video)
         let lost = (audio: audioLost ?? 0, video: videoLost ?? 0)
         let lostBefore = lastLost ?? lost
@@ -84,8 +96,16 @@ struct SourceSilenceDetector: Sendable {
         // A stopped kind's first packets again: the gap they close is the stop's.
         var stopGap = 0.0
         if videoHeld { awaitingReturn.remove(.video) }
+        // Starved, then held by the SDK (its fallback acted on it): the packets the link dropped
+        // meanwhile, counted when the video arrives again, are that starvation's, not new loss
+        // (measured: the gap then held the downlink `critical` past the probe's `videoEnabled`,
+        // and the policy fell back again).
+        if videoStarved, videoHeld { starvedGapAwaited = true }
         if audioArrived, awaitingReturn.remove(.audio) != nil { stopGap += max(0, lost.audio - lostBefore.audio) }
-        if videoArrived, awaitingReturn.remove(.video) != nil { stopGap += max(0, lost.video - lostBefore.video) }
+        if videoArrived, awaitingReturn.remove(.video) != nil || starvedGapAwaited {
+            stopGap += max(0, lost.video - lostBefore.video)
+            starvedGapAwaited = false
+        }
         // Held video and no audio: nothing is due, so nothing missing is silence.
         let due = audioPackets != nil || (videoPackets != nil && !videoHeld)
         let silent = !first && hadMedia && due && !audioArrived && !videoArrived
@@ -115,13 +135,22 @@ struct SourceSilenceDetector: Sendable {
         // The video alone: audio arrives (so the path works), video does not, and we do not hold it.
         if !first, audioArrived, !videoArrived, hadVideo, !videoHeld {
             videoSilentRun += 1
-            if videoSilentRun >= Self.stoppedAfter {
+            let audioLoss = lost.audio - lostBefore.audio
+            let audioExpected = audio - audioBefore
+            let evidence = VideoSilenceEvidence(audioLossFraction: audioExpected > 0 ? max(0, audioLoss) / audioExpected : 0,
+                                                roundTripQueued: roundTripQueued)
+            // Decided once per silence: a stopped camera stays stopped on a link that degrades later.
+            if !videoStopped, evidence.linkStarves { videoStarved = true }
+            if videoStarved {
+                videoStopped = false
+            } else if videoSilentRun >= Self.stoppedAfter {
                 videoStopped = true
                 awaitingReturn.insert(.video)
             }
         } else if videoArrived || videoHeld || silent {
             videoSilentRun = 0
             videoStopped = false
+            videoStarved = false
         }
         return Reading(silent: silent, path: path, resumedAfterStop: resumed, stopGapLost: stopGap)
     }

@@ -232,7 +232,7 @@ struct SubscriberStreamTracker: Sendable {
                                       videoQualityChanges: qualityChanges, connectionQualityChanged: qualityChange,
                                       measuredDownlink: TransportStats(estimate: downlinkEstimate,
                                                                        networkCondition: measured.0, networkConditionReason: measured.1),
-                                      source: silence.sourceStopped ? .stopped : silence.videoStopped ? .videoStopped : .sending,
+                                      source: silence.sourceStopped ? .stopped : silence.videoStopped ? .videoStopped : silence.videoStarved ? .videoStarved : .sending,
                                       relayedLink: relayedLink)
     }
 
