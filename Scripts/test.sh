@@ -129,7 +129,9 @@ TSAN_OPTIONS="halt_on_error=1" \
     swift test --sanitize=thread --scratch-path .build/tsan -Xswiftc -warnings-as-errors --filter "$sanitized_tests"
 unset SWIFT_BACKTRACE
 # Fuzzing: first the inputs that once crashed (Tests/FuzzRegressions), then libFuzzer + ASan on
-# every reader, the sender-stats decoder and the Y4M reader, 20 s each. ~3.5 min with the build.
+# every reader, the sender-stats decoder and the Y4M reader, 20 s each, two at a time on 2 cores
+# (FUZZ_JOBS, default nproc). 295 s one at a time in CI with its 57 s build; 239.9 s one at a time,
+# 131.7-137.6 s two at a time without the build (2026-12-02, machine shared).
 bash Scripts/fuzz.sh 20
 # The suites on a real network path, in a csrig- network namespace. Like the rig they need root
 # and must not overlap another rig run (run this script under `flock /tmp/callscope-rig.lock`
