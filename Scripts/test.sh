@@ -188,7 +188,9 @@ netns_suite 420 RealReconnectionTests
 netns_suite 300 RealRelayTests
 # The layer policy (docs/adaptation.md): the subscriber's downlink capped at 400 and 100 kbit/s,
 # without audio fallback, camera off/on, preferred resolution. Caps held 22 s (60 s by hand with
-# CALLSCOPE_ADAPT_HOLD=60). ~129 s.
+# CALLSCOPE_ADAPT_HOLD=60). The audio subscription, preferred resolution and camera scenarios share
+# one call (33.2-34.4 s in four runs, 49.0 s as three calls). 130.8 s (146.3 s in the last CI run
+# before; 2026-12-02, machine shared).
 netns_suite 400 RealAdaptationTests
 # A publisher that stops sending is not my network (docs/network-condition.md, issue 23 item 1):
 # Alice's uplink dropped for 7 s, then her Chromium killed with SIGKILL, with and without sender
