@@ -7,6 +7,8 @@
 # Tests/FuzzRegressions/<target>/ with the fix.
 #
 # usage: Scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]      (default 20 s, every target)
+# Targets run FUZZ_JOBS at a time (default: the number of CPUs), each for the whole
+# SECONDS_PER_TARGET: a libFuzzer run uses one core.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
@@ -40,19 +42,30 @@ python3 Scripts/fuzz_seeds.py "$work/seeds"
 
 export SWIFT_BACKTRACE=enable=no          # let ASan/libFuzzer report, not the Swift backtracer
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:symbolize=1"   # leaks: see Scripts/test.sh's ASan pass
+jobs="${FUZZ_JOBS:-$(nproc)}"
+# Fuzzes one target; its status goes to $work/$target.status.
+fuzz_target() {
+    local target="$1"
+    mkdir -p "$work/corpus/$target"
+    if "$fuzzer" "$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2560 -max_len=65536 \
+        -print_final_stats=1 -artifact_prefix="$artifacts/$target-" \
+        "$work/corpus/$target" "$work/seeds/$target" >"$work/$target.log" 2>&1; then
+        echo ok >"$work/$target.status"
+    else
+        echo FAILED >"$work/$target.status"
+    fi
+}
+for target in "${targets[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+    fuzz_target "$target" &
+done
+wait
 failed=0
 summary=""
 for target in "${targets[@]}"; do
-    mkdir -p "$work/corpus/$target"
     log="$work/$target.log"
-    if "$fuzzer" "$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2560 -max_len=65536 \
-        -print_final_stats=1 -artifact_prefix="$artifacts/$target-" \
-        "$work/corpus/$target" "$work/seeds/$target" >"$log" 2>&1; then
-        status=ok
-    else
-        status=FAILED
-        failed=1
-    fi
+    status="$(cat "$work/$target.status" 2>/dev/null || echo FAILED)"
+    [ "$status" = ok ] || failed=1
     runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
     per_second="$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)"
     coverage="$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)"
@@ -65,5 +78,5 @@ for target in "${targets[@]}"; do
         done
     fi
 done
-printf 'fuzz.sh: %s s per target\n%s' "$seconds" "$summary"
+printf 'fuzz.sh: %s s per target, %s at a time\n%s' "$seconds" "$jobs" "$summary"
 exit "$failed"

@@ -40,10 +40,12 @@ CALLSCOPE_FRAMES_KERNEL=swift swift test --skip-build --filter VectorKernelSelec
 # test at a time (2 cores); the timeout turns a hang into a failure. ~140 s (2026-12-02, machine shared).
 CALLSCOPE_REAL=1 timeout 300 swift test -Xswiftc -warnings-as-errors --no-parallel --filter CallsRealTests
 # The main job (README's first command) on the shipped recording, and a frame conversion of a
-# shipped clip whose output size is checked.
-swift run callscope replay >/dev/null
+# shipped clip whose output size is checked. Built with the flags of every other build here: a
+# `swift run` without -warnings-as-errors rebuilt callscope's modules (36 s), and the next
+# `swift test` rebuilt them back (38 s); with the same flags it is up to date (< 1 s).
+swift run -Xswiftc -warnings-as-errors callscope replay >/dev/null
 frames_out="$(mktemp)"
-swift run callscope frames convert Recordings/frames/astronaut-vp8-240x135.y4m.gz --to bgra -o "$frames_out"
+swift run -Xswiftc -warnings-as-errors callscope frames convert Recordings/frames/astronaut-vp8-240x135.y4m.gz --to bgra -o "$frames_out"
 test "$(stat -c %s "$frames_out")" -eq $((4 * 240 * 135 * 4))    # 4 frames of 240x135 BGRA
 rm -f "$frames_out"
 # The call-by-call frame timing harness (docs/speed.md) must keep compiling against the AVX2
@@ -135,7 +137,9 @@ TSAN_OPTIONS="halt_on_error=1" \
     swift test --sanitize=thread --scratch-path .build/tsan -Xswiftc -warnings-as-errors --filter "$sanitized_tests"
 unset SWIFT_BACKTRACE
 # Fuzzing: first the inputs that once crashed (Tests/FuzzRegressions), then libFuzzer + ASan on
-# every reader, the sender-stats decoder and the Y4M reader, 20 s each. ~3.5 min with the build.
+# every reader, the sender-stats decoder and the Y4M reader, 20 s each, two at a time on 2 cores
+# (FUZZ_JOBS, default nproc). 295 s one at a time in CI with its 57 s build; 239.9 s one at a time,
+# 131.7-137.6 s two at a time without the build (2026-12-02, machine shared).
 bash Scripts/fuzz.sh 20
 # The suites on a real network path, in a csrig- network namespace. Like the rig they need root
 # and must not overlap another rig run (run this script under `flock /tmp/callscope-rig.lock`
@@ -200,7 +204,9 @@ netns_suite 420 RealReconnectionTests
 netns_suite 300 RealRelayTests
 # The layer policy (docs/adaptation.md): the subscriber's downlink capped at 400 and 100 kbit/s,
 # without audio fallback, camera off/on, preferred resolution. Caps held 22 s (60 s by hand with
-# CALLSCOPE_ADAPT_HOLD=60). ~129 s.
+# CALLSCOPE_ADAPT_HOLD=60). The audio subscription, preferred resolution and camera scenarios share
+# one call (33.2-34.4 s in four runs, 49.0 s as three calls). 130.8 s (146.3 s in the last CI run
+# before; 2026-12-02, machine shared).
 netns_suite 400 RealAdaptationTests
 # A publisher that stops sending is not my network (docs/network-condition.md, issue 23 item 1):
 # Alice's uplink dropped for 7 s, then her Chromium killed with SIGKILL, with and without sender
@@ -210,7 +216,9 @@ netns_suite 180 RealPublisherStopTests
 # cap for 10 s, paused and probed back. 37 s.
 netns_suite 180 RealAdaptationWithoutSenderStatsTests
 # A renderer on Bob's subscriber through a 400 kbit/s step-down, audio fallback and back, an 8 s
-# blackout, and 200 ms per frame (docs/video.md, "On real calls"): one call, 50 s measured.
+# blackout, and 200 ms per frame (docs/video.md, "On real calls"): one call, 50 s measured; the
+# 400 kbit/s cap is held until 30 smaller frames were rendered (12 s at most): 49.1-50.6 s in
+# three runs in a row (2026-12-02, machine shared).
 netns_suite 180 RealRendererTests
 # Received-video truth (docs/video.md): a marker clip as Alice's camera, each received frame's
 # index read back; PSNR of the top layer on a clean 6 s, and an 8 s blackout's frame-measured

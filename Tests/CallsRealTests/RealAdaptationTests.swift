@@ -200,65 +200,69 @@ struct RealAdaptationTests {
         }
     }
 
+    /// Three scenarios that leave the call as they found it share one call (a call takes ~8 s to
+    /// start, plus 5 s of steady media): the audio subscription paused and resumed, the preferred
+    /// resolution lowered and raised, then the camera off and on (last: it restarts the video).
+    @Test(.timeLimit(.minutes(3)))
+    func audioSubscriptionPreferredResolutionAndCameraOnOneCall() async throws {
+        await withCapRig { publisher, observed in
+            try await subscribeToAudioPausesAndResumesTheAudioAlone(observed)
+            try await aPreferredResolutionLoweredAndRaisedTakesEffectWithinTwoIntervals(observed)
+            try await Task.sleep(for: .seconds(3))                 // steady on the top layer again
+            try await aPublisherCameraOffAndOnIsPublisherPropertyChanged(publisher, observed)
+        }
+    }
+
     /// The publisher turns its camera off and on (`publishVideo`): `videoDisabled` and
     /// `videoEnabled` with `publisherPropertyChanged`.
-    @Test(.timeLimit(.minutes(3)))
-    func aPublisherCameraOffAndOnIsPublisherPropertyChanged() async throws {
-        await withCapRig { publisher, observed in
-            let off = Date()
-            publisher.publishVideo = false
-            let disabled = await observed.first(after: off, within: .seconds(6)) { $0 == .videoDisabled(.publisherPropertyChanged) }
-            try await Task.sleep(for: .seconds(3))
-            let on = Date()
-            publisher.publishVideo = true
-            let enabled = await observed.first(after: on, within: .seconds(8)) { $0 == .videoEnabled(.publisherPropertyChanged) }
-            progress("measured camera off: videoDisabled(publisherPropertyChanged) \(disabled.map { String(format: "%.2f", $0.timeIntervalSince(off)) } ?? "never") s; "
-                     + "on: videoEnabled(publisherPropertyChanged) \(enabled.map { String(format: "%.2f", $0.timeIntervalSince(on)) } ?? "never") s")
-            #expect(disabled != nil, "videoDisabled(publisherPropertyChanged)")
-            #expect(enabled != nil, "videoEnabled(publisherPropertyChanged) after the camera came back")
-            #expect(!observed.events.all.contains { $0.1 == .videoDisabled(.qualityChanged) }, "no quality fallback")
-        }
+    func aPublisherCameraOffAndOnIsPublisherPropertyChanged(_ publisher: CallPublisher, _ observed: Observed) async throws {
+        let off = Date()
+        publisher.publishVideo = false
+        let disabled = await observed.first(after: off, within: .seconds(6)) { $0 == .videoDisabled(.publisherPropertyChanged) }
+        try await Task.sleep(for: .seconds(3))
+        let on = Date()
+        publisher.publishVideo = true
+        let enabled = await observed.first(after: on, within: .seconds(8)) { $0 == .videoEnabled(.publisherPropertyChanged) }
+        progress("measured camera off: videoDisabled(publisherPropertyChanged) \(disabled.map { String(format: "%.2f", $0.timeIntervalSince(off)) } ?? "never") s; "
+                 + "on: videoEnabled(publisherPropertyChanged) \(enabled.map { String(format: "%.2f", $0.timeIntervalSince(on)) } ?? "never") s")
+        #expect(disabled != nil, "videoDisabled(publisherPropertyChanged)")
+        #expect(enabled != nil, "videoEnabled(publisherPropertyChanged) after the camera came back")
+        #expect(!observed.events.all.contains { $0.1 == .videoDisabled(.qualityChanged) }, "no quality fallback")
     }
 
     /// `preferredResolution` lowered to the middle layer's size and raised again: the router
     /// forwards the layer asked for within 2 stats intervals (2 s) each time.
-    @Test(.timeLimit(.minutes(3)))
-    func aPreferredResolutionLoweredAndRaisedTakesEffectWithinTwoIntervals() async throws {
-        await withCapRig { _, observed in
-            let lowered = Date()
-            observed.subscriber.preferredResolution = CallVideoDimensions(width: 480, height: 270)
-            let middle = await observed.first(after: lowered, within: .seconds(5)) { if case .layerChanged(1, _) = $0 { true } else { false } }
-            try await Task.sleep(for: .seconds(3))
-            let raised = Date()
-            observed.subscriber.preferredResolution = nil
-            let top = await observed.first(after: raised, within: .seconds(5)) { if case .layerChanged(2, _) = $0 { true } else { false } }
-            let down = middle.map { $0.timeIntervalSince(lowered) }, up = top.map { $0.timeIntervalSince(raised) }
-            progress("measured preferredResolution 480x270: layer 1 \(down.map { String(format: "%.2f", $0) } ?? "never") s; raised: layer 2 \(up.map { String(format: "%.2f", $0) } ?? "never") s")
-            #expect(down.map { $0 <= 2 } == true, "lowered within 2 intervals: \(String(describing: down))")
-            #expect(up.map { $0 <= 2 } == true, "raised within 2 intervals: \(String(describing: up))")
-        }
+    func aPreferredResolutionLoweredAndRaisedTakesEffectWithinTwoIntervals(_ observed: Observed) async throws {
+        let lowered = Date()
+        observed.subscriber.preferredResolution = CallVideoDimensions(width: 480, height: 270)
+        let middle = await observed.first(after: lowered, within: .seconds(5)) { if case .layerChanged(1, _) = $0 { true } else { false } }
+        try await Task.sleep(for: .seconds(3))
+        let raised = Date()
+        observed.subscriber.preferredResolution = nil
+        let top = await observed.first(after: raised, within: .seconds(5)) { if case .layerChanged(2, _) = $0 { true } else { false } }
+        let down = middle.map { $0.timeIntervalSince(lowered) }, up = top.map { $0.timeIntervalSince(raised) }
+        progress("measured preferredResolution 480x270: layer 1 \(down.map { String(format: "%.2f", $0) } ?? "never") s; raised: layer 2 \(up.map { String(format: "%.2f", $0) } ?? "never") s")
+        #expect(down.map { $0 <= 2 } == true, "lowered within 2 intervals: \(String(describing: down))")
+        #expect(up.map { $0 <= 2 } == true, "raised within 2 intervals: \(String(describing: up))")
     }
 
     /// `subscribeToAudio = false` on real Janus: the audio packets received stop growing within
     /// two intervals while frames keep being decoded; `true` brings them back within two.
-    @Test(.timeLimit(.minutes(3)))
-    func subscribeToAudioPausesAndResumesTheAudioAlone() async throws {
-        await withCapRig { _, observed in
-            func received(after time: Date) -> [UInt64] { observed.audioCounters.filter { $0.0 > time }.map(\.2) }
-            let off = Date()
-            observed.subscriber.subscribeToAudio = false
-            try await Task.sleep(for: .seconds(5))
-            // Seconds 3-5 after the change: the counter no longer moves.
-            let paused = received(after: off.addingTimeInterval(2.5))
-            let framesWhilePaused = observed.frameRates.filter { $0.0 > off.addingTimeInterval(2.5) }.map(\.1)
-            let on = Date()
-            observed.subscriber.subscribeToAudio = true
-            try await Task.sleep(for: .seconds(5))
-            let resumed = received(after: on.addingTimeInterval(2.5))
-            progress("measured subscribeToAudio: received while paused \(paused), frame rates \(framesWhilePaused), after resuming \(resumed)")
-            #expect(paused.count >= 2 && Set(paused).count == 1, "no audio packet from 2.5 s after the pause: \(paused)")
-            #expect(!framesWhilePaused.isEmpty && framesWhilePaused.allSatisfy { $0 > 0 }, "video kept decoding: \(framesWhilePaused)")
-            #expect(resumed.count >= 2 && resumed.last! > resumed.first!, "audio arrives again: \(resumed)")
-        }
+    func subscribeToAudioPausesAndResumesTheAudioAlone(_ observed: Observed) async throws {
+        func received(after time: Date) -> [UInt64] { observed.audioCounters.filter { $0.0 > time }.map(\.2) }
+        let off = Date()
+        observed.subscriber.subscribeToAudio = false
+        try await Task.sleep(for: .seconds(5))
+        // Seconds 3-5 after the change: the counter no longer moves.
+        let paused = received(after: off.addingTimeInterval(2.5))
+        let framesWhilePaused = observed.frameRates.filter { $0.0 > off.addingTimeInterval(2.5) }.map(\.1)
+        let on = Date()
+        observed.subscriber.subscribeToAudio = true
+        try await Task.sleep(for: .seconds(5))
+        let resumed = received(after: on.addingTimeInterval(2.5))
+        progress("measured subscribeToAudio: received while paused \(paused), frame rates \(framesWhilePaused), after resuming \(resumed)")
+        #expect(paused.count >= 2 && Set(paused).count == 1, "no audio packet from 2.5 s after the pause: \(paused)")
+        #expect(!framesWhilePaused.isEmpty && framesWhilePaused.allSatisfy { $0 > 0 }, "video kept decoding: \(framesWhilePaused)")
+        #expect(resumed.count >= 2 && resumed.last! > resumed.first!, "audio arrives again: \(resumed)")
     }
 }

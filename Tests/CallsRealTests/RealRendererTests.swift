@@ -125,6 +125,13 @@ struct RealRendererTests {
             try #require(steady.count >= 10 && steady.allSatisfy { $0.size == "960x540" }, "the top layer reaches the renderer before the cap")
 
             // 1. A cap the middle layer fits: the renderer sees the size change and keeps going.
+            // The middle layer (230-370 kbit/s) plus audio and packet overhead can exceed 400 kbit/s
+            // at its peaks: it may lose packets and freeze for a while, and the policy may step
+            // down to 240x135. So the cap is held until `framesAfterSwitch` smaller frames reached
+            // the renderer (2 s at 15 fps; 2.25-3.07 s after the first smaller frame in three runs) or
+            // `afterSwitchDeadline` passed, instead of a fixed 4 s (7 frames in one CI run).
+            let framesAfterSwitch = 30
+            let afterSwitchDeadline: Duration = .seconds(12)
             let changesBefore = subscriber.videoOutput.stats.sizeChanges
             let capOn = Date()
             try await RealAdaptationTests.cap(kbit: 400)
@@ -133,7 +140,13 @@ struct RealRendererTests {
             while !renderer.frames(from: capOn, to: Date()).contains(where: { $0.width < 960 }), ContinuousClock.now < lowerBy {
                 try await Task.sleep(for: .milliseconds(100))
             }
-            try await Task.sleep(for: .seconds(4))
+            let enoughBy = ContinuousClock.now + afterSwitchDeadline
+            while ContinuousClock.now < enoughBy {
+                let sinceOnset = renderer.frames(from: capOn, to: Date())
+                guard let first = sinceOnset.firstIndex(where: { $0.width < 960 }) else { break }
+                if sinceOnset[first...].count >= framesAfterSwitch { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
             try await RealAdaptationTests.removeCap()
             let capOff = Date()
             let underCap = renderer.frames(from: capOn, to: capOff)
@@ -141,11 +154,14 @@ struct RealRendererTests {
             let afterSwitch = underCap.filter { frame in firstLower.map { frame.time >= $0.time } ?? false }
             let switchSeconds = firstLower.map { $0.time.timeIntervalSince(capOn) }
             let sizeChanges = subscriber.videoOutput.stats.sizeChanges - changesBefore
+            let afterSwitchSeconds = firstLower.map { capOff.timeIntervalSince($0.time) }
             progress("renderer: cap 400 kbit/s for \(String(format: "%.1f", capOff.timeIntervalSince(capOn))) s: first smaller frame \(firstLower?.size ?? "none") "
-                     + "\(Self.seconds(switchSeconds)) s after the onset; \(afterSwitch.count) frames from then to the removal, sizes \(Set(afterSwitch.map(\.size)).sorted()); "
+                     + "\(Self.seconds(switchSeconds)) s after the onset; \(afterSwitch.count) frames in the \(Self.seconds(afterSwitchSeconds)) s from then to the removal, "
+                     + "sizes \(Set(afterSwitch.map(\.size)).sorted()), longest gap \(Self.seconds(Self.longestGap(afterSwitch)?.seconds)) s; "
                      + "sizeChanges +\(sizeChanges); layer events \(RealAdaptationTests.describe(events.all.filter { $0.0 > capOn }.map(\.1)))")
             #expect(firstLower != nil, "a smaller frame reached the renderer during the cap")
-            #expect(afterSwitch.count >= 30, "frames keep coming at the new size (≥ 2 s at 15 fps): \(afterSwitch.count)")
+            #expect(afterSwitch.count >= framesAfterSwitch,
+                    "frames keep coming at the new size (≥ 2 s at 15 fps within \(afterSwitchDeadline) of the first): \(afterSwitch.count)")
             #expect(afterSwitch.allSatisfy { Self.layerSizes.contains($0.size) && $0.width < 960 }, "\(Set(afterSwitch.map(\.size)))")
             #expect(sizeChanges >= 1, "stats.sizeChanges counts the switch")
 
