@@ -16,14 +16,6 @@ import XMPPTesting
 @Suite struct JingleCallAudioFallbackScriptedTests {
     static let aliceDevice = JingleCallSignalingScriptedTests.aliceDevice
 
-    private func waitUntil(_ condition: () async -> Bool) async -> Bool {
-        for _ in 0..<500 {
-            if await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return false
-    }
-
     private func iq(_ id: String, from: String, _ request: JingleRequest) -> String {
         "<iq xmlns='jabber:client' type='set' id='\(id)' from='\(from)' to='me@example.org/r'>\(request.element.xmlString())</iq>"
     }
@@ -43,19 +35,15 @@ import XMPPTesting
             account: XMPPAccount(jid: JID("me@example.org")!, password: "pw", resource: "r", webSocketURL: URL(string: "ws://127.0.0.1:1/x")!, allowsPlainAuthentication: true),
             configuration: XMPPClientConfiguration(pingInterval: .seconds(3600)), transport: { _ in server })
         try await client.connect()
-        let signaling = JingleCallSignaling(client: client, friend: JID("alice@example.org")!, role: .callee, answerTimeout: .seconds(5), gatheringWait: .seconds(5))
-        let joining = Task { try await signaling.join(display: "me") }
-        #expect(await waitUntil { server.sent.contains { $0.contains("<bind") } })
-        try await Task.sleep(for: .milliseconds(50))
-        server.deliver("<message xmlns='jabber:client' type='chat' from='\(Self.aliceDevice)'><propose xmlns='urn:xmpp:jingle-message:0' id='call1'><description xmlns='urn:xmpp:jingle:apps:rtp:1' media='audio'/><description xmlns='urn:xmpp:jingle:apps:rtp:1' media='video'/></propose></message>")
-        _ = try await joining.value
+        let signaling = ScriptedCallee.signaling(client)
+        _ = try await ScriptedCallee.join(signaling, on: server, callID: "call1", media: ["audio", "video"])
         server.deliver(iq("j1", from: Self.aliceDevice, JingleRequest(action: .sessionInitiate, sessionID: "call1-alice", initiator: Self.aliceDevice,
                                                                         session: try JingleSession(sdp: offer, writtenBy: .initiator))))
-        #expect(await waitUntil { (try? await signaling.isPublishing(FeedID(Self.aliceDevice))) == true })
+        #expect(await eventually { (try? await signaling.isPublishing(FeedID(Self.aliceDevice))) == true })
         let subscription = try await signaling.subscribe(to: FeedID(Self.aliceDevice))
         try await signaling.start(subscription.handle, answer: SessionDescription(kind: .answer, sdp: answer))
         let publishing = Task { try await signaling.publish(offer: SessionDescription(kind: .offer, sdp: offer)) }
-        #expect(await waitUntil { server.sent.contains { $0.contains("action=\"session-initiate\"") } })
+        #expect(await eventually { server.sent.contains { $0.contains("action=\"session-initiate\"") } })
         let initiate = try #require(server.sent.first { $0.contains("action=\"session-initiate\"") })
         let sid = try #require(initiate.firstRange(of: #/sid="([^"]+)"/#).map { String(initiate[$0].dropFirst(5).dropLast()) })
         server.deliver(iq("j2", from: Self.aliceDevice, JingleRequest(action: .sessionAccept, sessionID: sid, responder: Self.aliceDevice,
@@ -101,28 +89,28 @@ import XMPPTesting
         let call = try await inACall()
         #expect(await call.signaling.publicationSubscriberWantsVideo())
         call.server.deliver(iq("m1", from: Self.aliceDevice, contentModify(sid: call.ours, "1", .none)))
-        #expect(await waitUntil { await !call.signaling.publicationSubscriberWantsVideo() })
-        #expect(await waitUntil { call.server.sent.contains { $0.contains("id=\"m1\"") && $0.contains("type=\"result\"") } }, "acknowledged")
+        #expect(await eventually { await !call.signaling.publicationSubscriberWantsVideo() })
+        #expect(await eventually { call.server.sent.contains { $0.contains("id=\"m1\"") && $0.contains("type=\"result\"") } }, "acknowledged")
 
         call.server.deliver(iq("m2", from: Self.aliceDevice, contentModify(sid: call.ours, "1", .initiator)))
-        #expect(await waitUntil { await call.signaling.publicationSubscriberWantsVideo() })
+        #expect(await eventually { await call.signaling.publicationSubscriberWantsVideo() })
 
         // Not ours, or audio only: video still wanted.
         call.server.deliver(iq("m3", from: Self.aliceDevice, contentModify(sid: "call1-alice", "1", .none)))
         call.server.deliver(iq("m4", from: Self.aliceDevice, contentModify(sid: call.ours, "0", .none)))
-        #expect(await waitUntil { call.server.sent.contains { $0.contains("id=\"m4\"") && $0.contains("type=\"result\"") } })
+        #expect(await eventually { call.server.sent.contains { $0.contains("id=\"m4\"") && $0.contains("type=\"result\"") } })
         #expect(await call.signaling.publicationSubscriberWantsVideo())
 
         // `senders='responder'` leaves us (the initiator) out too: paused.
         call.server.deliver(iq("m5", from: Self.aliceDevice, contentModify(sid: call.ours, "1", .responder)))
-        #expect(await waitUntil { await !call.signaling.publicationSubscriberWantsVideo() })
+        #expect(await eventually { await !call.signaling.publicationSubscriberWantsVideo() })
 
         call.server.deliver(iq("m6", from: Self.aliceDevice, contentModify(sid: call.ours, "1", .both)))
-        #expect(await waitUntil { await call.signaling.publicationSubscriberWantsVideo() }, "`both` includes us")
+        #expect(await eventually { await call.signaling.publicationSubscriberWantsVideo() }, "`both` includes us")
 
         // A stranger's content-modify is refused and changes nothing.
         call.server.deliver(iq("m7", from: "eve@example.org/x", contentModify(sid: call.ours, "1", .none)))
-        #expect(await waitUntil { call.server.sent.contains { $0.contains("id=\"m7\"") && $0.contains("service-unavailable") } })
+        #expect(await eventually { call.server.sent.contains { $0.contains("id=\"m7\"") && $0.contains("service-unavailable") } })
         #expect(await call.signaling.publicationSubscriberWantsVideo())
         await call.signaling.leave()
         await call.client.disconnect()

@@ -49,7 +49,7 @@ import XMPPTesting
         let server = JingleCallSignalingScriptedTests.server()
         let client = server.client()
         try await client.connect()
-        let signaling = JingleCallSignaling(client: client, friend: JID("alice@example.org")!, role: .callee, answerTimeout: .seconds(5), gatheringWait: .seconds(5))
+        let signaling = ScriptedCallee.signaling(client)
         let events = Locked<[SignalingEvent]>([])
         let stream = signaling.events
         let reader = Task { for await event in stream { events.withLock { $0.append(event) } } }
@@ -57,11 +57,7 @@ import XMPPTesting
         func sent(_ predicate: (String) -> Bool) -> [String] { server.sent.filter(predicate) }
         func reply(to id: String) -> String? { server.sent.first { $0.contains("id=\"\(id)\"") } }
 
-        let joining = Task { try await signaling.join(display: "me") }
-        #expect(await eventually { server.sent.contains { $0.contains("<bind") } })
-        try await Task.sleep(for: .milliseconds(50))
-        server.deliver("<message xmlns='jabber:client' type='chat' from='\(Self.aliceDevice)'><propose xmlns='urn:xmpp:jingle-message:0' id='call1'><description xmlns='urn:xmpp:jingle:apps:rtp:1' media='audio'/></propose></message>")
-        let join = try await joining.value
+        let join = try await ScriptedCallee.join(signaling, on: server, callID: "call1")
         server.deliver(iq("j1", JingleRequest(action: .sessionInitiate, sessionID: "call1-alice", initiator: Self.aliceDevice,
                                               session: try JingleSession(sdp: offer, writtenBy: .initiator)).element.xmlString()))
         #expect(await eventually { events.withLock { $0.count } == 1 })
@@ -169,12 +165,8 @@ import XMPPTesting
         let server = JingleCallSignalingScriptedTests.server()
         let client = server.client()
         try await client.connect()
-        let signaling = JingleCallSignaling(client: client, friend: JID("alice@example.org")!, role: .callee, answerTimeout: .seconds(5), gatheringWait: .seconds(5))
-        let joining = Task { try await signaling.join(display: "me") }
-        #expect(await eventually { server.sent.contains { $0.contains("<bind") } })
-        try await Task.sleep(for: .milliseconds(50))
-        server.deliver("<message xmlns='jabber:client' type='chat' from='\(Self.aliceDevice)'><propose xmlns='urn:xmpp:jingle-message:0' id='call2'><description xmlns='urn:xmpp:jingle:apps:rtp:1' media='audio'/></propose></message>")
-        _ = try await joining.value
+        let signaling = ScriptedCallee.signaling(client)
+        _ = try await ScriptedCallee.join(signaling, on: server, callID: "call2")
         server.deliver(iq("j1", JingleRequest(action: .sessionInitiate, sessionID: "call2-alice", initiator: Self.aliceDevice,
                                               session: try JingleSession(sdp: offer, writtenBy: .initiator)).element.xmlString()))
         #expect(await eventually { (try? await signaling.isPublishing(FeedID(Self.aliceDevice))) == true })

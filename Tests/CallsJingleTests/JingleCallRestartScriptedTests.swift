@@ -44,18 +44,14 @@ import XMPPTesting
         let server = JingleCallSignalingScriptedTests.server()
         let client = server.client()
         try await client.connect()
-        let signaling = JingleCallSignaling(client: client, friend: JID("alice@example.org")!, role: .callee, answerTimeout: .seconds(5), gatheringWait: .seconds(5))
+        let signaling = ScriptedCallee.signaling(client)
         let events = Locked<[SignalingEvent]>([])
         let stream = signaling.events
         let reader = Task { for await event in stream { events.withLock { $0.append(event) } } }
         defer { reader.cancel() }
         func sent(_ predicate: (String) -> Bool) -> [String] { server.sent.filter(predicate) }
 
-        let joining = Task { try await signaling.join(display: "me") }
-        #expect(await eventually { server.sent.contains { $0.contains("<bind") } })
-        try await Task.sleep(for: .milliseconds(50))
-        server.deliver("<message xmlns='jabber:client' type='chat' from='\(Self.aliceDevice)'><propose xmlns='urn:xmpp:jingle-message:0' id='call1'><description xmlns='urn:xmpp:jingle:apps:rtp:1' media='audio'/></propose></message>")
-        let join = try await joining.value
+        let join = try await ScriptedCallee.join(signaling, on: server, callID: "call1")
         server.deliver(iq("j1", JingleRequest(action: .sessionInitiate, sessionID: "call1-alice", initiator: Self.aliceDevice,
                                               session: try JingleSession(sdp: offer, writtenBy: .initiator))))
         #expect(await eventually { events.withLock { $0.count } == 1 })
@@ -172,16 +168,12 @@ import XMPPTesting
         let server = JingleCallSignalingScriptedTests.server()   // logs in again after the cut
         let client = server.client(reconnectionDelays: [.milliseconds(50)])
         try await client.connect()
-        let signaling = JingleCallSignaling(client: client, friend: JID("alice@example.org")!, role: .callee, answerTimeout: .seconds(5), gatheringWait: .seconds(5))
+        let signaling = ScriptedCallee.signaling(client)
         let events = Locked<[SignalingEvent]>([])
         let stream = signaling.events
         let reader = Task { for await event in stream { events.withLock { $0.append(event) } } }
         defer { reader.cancel() }
-        let joining = Task { try await signaling.join(display: "me") }
-        #expect(await eventually { server.sent.contains { $0.contains("<bind") } })
-        try await Task.sleep(for: .milliseconds(50))
-        server.deliver("<message xmlns='jabber:client' type='chat' from='\(Self.aliceDevice)'><propose xmlns='urn:xmpp:jingle-message:0' id='call3'><description xmlns='urn:xmpp:jingle:apps:rtp:1' media='audio'/></propose></message>")
-        let join = try await joining.value
+        let join = try await ScriptedCallee.join(signaling, on: server, callID: "call3")
 
         // The stream cut and back before anything was negotiated: nothing to restart.
         let binds = server.sent.filter { $0.contains("<bind") }.count
@@ -221,12 +213,8 @@ import XMPPTesting
         let server = JingleCallSignalingScriptedTests.server()
         let client = server.client()
         try await client.connect()
-        let signaling = JingleCallSignaling(client: client, friend: JID("alice@example.org")!, role: .callee, answerTimeout: .seconds(5), gatheringWait: .seconds(5))
-        let joining = Task { try await signaling.join(display: "me") }
-        #expect(await eventually { server.sent.contains { $0.contains("<bind") } })
-        try await Task.sleep(for: .milliseconds(50))
-        server.deliver("<message xmlns='jabber:client' type='chat' from='\(Self.aliceDevice)'><propose xmlns='urn:xmpp:jingle-message:0' id='call2'><description xmlns='urn:xmpp:jingle:apps:rtp:1' media='audio'/></propose></message>")
-        _ = try await joining.value
+        let signaling = ScriptedCallee.signaling(client)
+        _ = try await ScriptedCallee.join(signaling, on: server, callID: "call2")
         // Before our publication is accepted, a restart is refused with a typed error.
         await #expect(throws: SignalingError.self) { try await signaling.restartPublisherIce(offer: SessionDescription(kind: .offer, sdp: offer)) }
         let publishing = Task { try await signaling.publish(offer: SessionDescription(kind: .offer, sdp: offer)) }

@@ -40,7 +40,7 @@ import XMPPTesting
         let server = Self.server()
         let client = server.client()
         try await client.connect()
-        let signaling = JingleCallSignaling(client: client, friend: JID("alice@example.org")!, role: .callee, answerTimeout: .seconds(5), gatheringWait: .seconds(5))
+        let signaling = ScriptedCallee.signaling(client)
         let events = Locked<[SignalingEvent]>([])
         let stream = signaling.events
         let reader = Task { for await event in stream { events.withLock { $0.append(event) } } }

@@ -38,8 +38,6 @@ import XMPPClient
 /// step in Scripts/test.sh.
 @Suite(.serialized, .enabled(if: FriendsNamespace.enabled && ProsodyServers.installed))
 struct RealRelayedFallbackTests {
-    static let alice = JID(local: "alice", domain: ProsodyServers.domain)
-    static let bob = JID(local: "bob", domain: ProsodyServers.domain)
     static let cap = ProcessInfo.processInfo.environment["CALLSCOPE_FALLBACK_CAP"] ?? "64kbit"
     /// Alice's camera video, at least (bit/s): 220-265 kbit/s before the cap, 46-85 kbit/s within
     /// 10 s of its end while her congestion control ramps up; her disabled track's black frames
@@ -80,28 +78,9 @@ struct RealRelayedFallbackTests {
 
     private func scenario(_ servers: ProsodyServers, aliceEngine: ChromiumMediaEngine, aliceCamera: CameraStopper, bobEngine: NotedMediaEngine) async throws {
         let alice = client(servers, "alice"), bob = client(servers, "bob")
-        let aliceLog = EventLog.recording(alice), bobLog = EventLog.recording(bob)
-        try await alice.connect()
-        try await bob.connect()
-        try await alice.addFriend(Self.bob)
-        _ = await bobLog.first(within: .seconds(5)) { $0 == .roster(.subscriptionRequest(from: Self.alice)) }
-        try await bob.approveFriendRequest(from: Self.alice)
-        let mutual = await aliceLog.first(within: .seconds(5)) { event in
-            if case .roster(.friendChanged(let friend)) = event { friend.jid == Self.bob && friend.availability != .offline }
-            else if case .roster(.friendAdded(let friend)) = event { friend.jid == Self.bob && friend.availability != .offline } else { false }
-        }
-        try #require(mutual != nil, "alice and bob became friends")
-
-        let aliceSignaling = JingleCallSignaling(client: alice, friend: Self.bob, role: .caller)
-        let aliceSession = CallSession(signaling: aliceSignaling, engine: aliceEngine, clock: ContinuousClock(), wallClock: Date.init)
-        let bobSession = CallSession(signaling: JingleCallSignaling(client: bob, friend: Self.alice, role: .callee), engine: bobEngine,
-                                     clock: ContinuousClock(), wallClock: Date.init)
-        let bobEvents = TimedRecorder(bobSession.events)
-        let origin = ContinuousClock.now
-        async let aliceJoined: Void = aliceSession.connect(display: "alice")
-        async let bobJoined: Void = bobSession.connect(display: "bob")
-        _ = try await (aliceJoined, bobJoined)
-        let aliceID = try #require(await aliceSession.connection?.connectionId)
+        let call = try await JoinedCallOfTwo.join(alice: alice, bob: bob, aliceEngine: aliceEngine, bobEngine: bobEngine)
+        let (aliceSignaling, aliceSession, bobSession) = (call.aliceSignaling, call.aliceSession, call.bobSession)
+        let (bobEvents, aliceID, origin) = (call.bobEvents, call.aliceID, call.origin)
 
         // Alice publishes, Bob subscribes (one direction: the other is not under test).
         let alicePublisher = CallPublisher()

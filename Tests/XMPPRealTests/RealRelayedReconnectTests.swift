@@ -21,8 +21,6 @@ import XMPPClient
 /// Gated by CALLSCOPE_REAL=1 and CALLSCOPE_REAL_NETNS=1 (Scripts/test.sh, under the rig lock).
 @Suite(.serialized, .enabled(if: FriendsNamespace.enabled && ProsodyServers.installed))
 struct RealRelayedReconnectTests {
-    static let alice = JID(local: "alice", domain: ProsodyServers.domain)
-    static let bob = JID(local: "bob", domain: ProsodyServers.domain)
     /// Bob's second subnet: 10.201.7.2 inside, 10.201.7.1 on the root side (given beforehand, so
     /// that the change touches only Bob's namespace).
     static let movedRoot = "10.201.7.1", movedInner = "10.201.7.2"
@@ -42,22 +40,10 @@ struct RealRelayedReconnectTests {
 
     private func scenario(_ servers: ProsodyServers, namespace: FriendsNamespace, aliceEngine: NotedMediaEngine, bobEngine: NotedMediaEngine) async throws {
         let alice = servers.client("alice"), bob = servers.client("bob")
-        let aliceLog = EventLog.recording(alice), bobLog = EventLog.recording(bob)
-        try await alice.connect()
-        try await bob.connect()
-        try await becomeFriends((alice, Self.alice, aliceLog), (bob, Self.bob, bobLog))
-
-        let aliceSignaling = JingleCallSignaling(client: alice, friend: Self.bob, role: .caller)
-        let bobSignaling = JingleCallSignaling(client: bob, friend: Self.alice, role: .callee)
-        let aliceSession = CallSession(signaling: aliceSignaling, engine: aliceEngine, clock: ContinuousClock(), wallClock: Date.init)
-        let bobSession = CallSession(signaling: bobSignaling, engine: bobEngine, clock: ContinuousClock(), wallClock: Date.init)
-        let aliceEvents = TimedRecorder(aliceSession.events), bobEvents = TimedRecorder(bobSession.events)
-        let origin = ContinuousClock.now
-        async let aliceJoined: Void = aliceSession.connect(display: "alice")
-        async let bobJoined: Void = bobSession.connect(display: "bob")
-        _ = try await (aliceJoined, bobJoined)
-        let aliceID = try #require(await aliceSession.connection?.connectionId)
-        let bobID = try #require(await bobSession.connection?.connectionId)
+        let call = try await JoinedCallOfTwo.join(alice: alice, bob: bob, aliceEngine: aliceEngine, bobEngine: bobEngine)
+        let (bobLog, aliceSignaling, bobSignaling) = (call.bobLog, call.aliceSignaling, call.bobSignaling)
+        let (aliceSession, bobSession, aliceEvents, bobEvents) = (call.aliceSession, call.bobSession, call.aliceEvents, call.bobEvents)
+        let (aliceID, bobID, origin) = (call.aliceID, call.bobID, call.origin)
 
         let alicePublisher = CallPublisher(), bobPublisher = CallPublisher()
         let alicePublisherEvents = TimedRecorder(alicePublisher.events), bobPublisherEvents = TimedRecorder(bobPublisher.events)

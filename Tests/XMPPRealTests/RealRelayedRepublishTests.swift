@@ -22,8 +22,6 @@ import XMPPClient
 /// Gated by CALLSCOPE_REAL=1 (Scripts/test.sh, under the rig lock); no network namespace.
 @Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["CALLSCOPE_REAL"] == "1" && ProsodyServers.installed))
 struct RealRelayedRepublishTests {
-    static let alice = JID(local: "alice", domain: ProsodyServers.domain)
-    static let bob = JID(local: "bob", domain: ProsodyServers.domain)
 
     func log(_ line: String) { print("relayed-republish: \(line)") }
 
@@ -51,22 +49,10 @@ struct RealRelayedRepublishTests {
 
     private func scenario(alice: XMPPClient, bob: XMPPClient, aliceEngine: LosableMediaEngine, aliceNoted: NotedMediaEngine,
                           bobEngine: NotedMediaEngine) async throws {
-        let aliceLog = EventLog.recording(alice), bobLog = EventLog.recording(bob)
-        try await alice.connect()
-        try await bob.connect()
-        try await becomeFriends((alice, Self.alice, aliceLog), (bob, Self.bob, bobLog))
-
-        let aliceSignaling = JingleCallSignaling(client: alice, friend: Self.bob, role: .caller)
-        let bobSignaling = JingleCallSignaling(client: bob, friend: Self.alice, role: .callee)
-        let aliceSession = CallSession(signaling: aliceSignaling, engine: aliceEngine, clock: ContinuousClock(), wallClock: Date.init)
-        let bobSession = CallSession(signaling: bobSignaling, engine: bobEngine, clock: ContinuousClock(), wallClock: Date.init)
-        let aliceEvents = TimedRecorder(aliceSession.events), bobEvents = TimedRecorder(bobSession.events)
-        let origin = ContinuousClock.now
-        async let aliceJoined: Void = aliceSession.connect(display: "alice")
-        async let bobJoined: Void = bobSession.connect(display: "bob")
-        _ = try await (aliceJoined, bobJoined)
-        let aliceID = try #require(await aliceSession.connection?.connectionId)
-        let bobID = try #require(await bobSession.connection?.connectionId)
+        let call = try await JoinedCallOfTwo.join(alice: alice, bob: bob, aliceEngine: aliceEngine, bobEngine: bobEngine)
+        let (aliceSignaling, bobSignaling) = (call.aliceSignaling, call.bobSignaling)
+        let (aliceSession, bobSession, aliceEvents, bobEvents) = (call.aliceSession, call.bobSession, call.aliceEvents, call.bobEvents)
+        let (aliceID, bobID, origin) = (call.aliceID, call.bobID, call.origin)
 
         let alicePublisher = CallPublisher(), bobPublisher = CallPublisher()
         let alicePublisherEvents = TimedRecorder(alicePublisher.events)
