@@ -42,13 +42,7 @@ import XMPPTesting
         #expect(await eventually { (try? await signaling.isPublishing(FeedID(Self.aliceDevice))) == true })
         let subscription = try await signaling.subscribe(to: FeedID(Self.aliceDevice))
         try await signaling.start(subscription.handle, answer: SessionDescription(kind: .answer, sdp: answer))
-        let publishing = Task { try await signaling.publish(offer: SessionDescription(kind: .offer, sdp: offer)) }
-        #expect(await eventually { server.sent.contains { $0.contains("action=\"session-initiate\"") } })
-        let initiate = try #require(server.sent.first { $0.contains("action=\"session-initiate\"") })
-        let sid = try #require(initiate.firstRange(of: #/sid="([^"]+)"/#).map { String(initiate[$0].dropFirst(5).dropLast()) })
-        server.deliver(iq("j2", from: Self.aliceDevice, JingleRequest(action: .sessionAccept, sessionID: sid, responder: Self.aliceDevice,
-                                                                        session: try JingleSession(sdp: answer, writtenBy: .responder))))
-        _ = try await publishing.value
+        let sid = try await ScriptedCallee.publishAccepted(signaling, on: server, offer: offer, answer: answer, acceptID: "j2").sid
         return (signaling, server, client, subscription.handle, sid)
     }
 

@@ -40,10 +40,6 @@ import XMPPTesting
         "<jingle xmlns='urn:xmpp:jingle:1' action='session-info' sid='\(sid)'><replace-session xmlns='\(Self.replaceNamespace)'/></jingle>"
     }
 
-    private static func sid(in stanza: String) -> String? {
-        stanza.firstRange(of: #/sid="([^"]+)"/#).map { String(stanza[$0].dropFirst(5).dropLast()) }
-    }
-
     @Test func bothDirectionsAreReplacedAsTheSameStream() async throws {
         let offer = try fixture("chromium-audio-video-offer.sdp"), answer = try fixture("chromium-audio-video-answer.sdp")
         let server = JingleCallSignalingScriptedTests.server()
@@ -63,13 +59,7 @@ import XMPPTesting
         #expect(await eventually { events.withLock { $0.count } == 1 })
         let subscription = try await signaling.subscribe(to: FeedID(Self.aliceDevice))
         try await signaling.start(subscription.handle, answer: SessionDescription(kind: .answer, sdp: answer))
-        let publishing = Task { try await signaling.publish(offer: SessionDescription(kind: .offer, sdp: offer)) }
-        #expect(await eventually { server.sent.contains { $0.contains("action=\"session-initiate\"") } })
-        let firstInitiate = try #require(sent { $0.contains("action=\"session-initiate\"") }.first)
-        let ourSid = try #require(Self.sid(in: firstInitiate))
-        server.deliver(iq("a1", JingleRequest(action: .sessionAccept, sessionID: ourSid, responder: Self.aliceDevice,
-                                              session: try JingleSession(sdp: answer, writtenBy: .responder)).element.xmlString()))
-        _ = try await publishing.value
+        let ourSid = try await ScriptedCallee.publishAccepted(signaling, on: server, offer: offer, answer: answer, acceptID: "a1").sid
         let settled = events.withLock { $0.count }
 
         // 1. Hostile replacements: a stranger's, one from Alice's other device, one of a session
@@ -135,7 +125,7 @@ import XMPPTesting
         }
         #expect(await eventually { server.sent.contains { $0.contains("<replaces") } })
         let initiate = try #require(sent { $0.contains("<replaces") }.first)
-        let newSid = try #require(Self.sid(in: initiate))
+        let newSid = try #require(ScriptedCallee.sid(in: initiate))
         #expect(newSid != ourSid && initiate.contains("action=\"session-initiate\""))
         #expect(initiate.contains("<replaces xmlns=\"\(Self.replaceNamespace)\" sid=\"\(ourSid)\"/>") && initiate.contains("ufrag=\"OUR2\""))
         #expect(await eventually { server.sent.contains { $0.contains("action=\"session-terminate\"") && $0.contains("sid=\"\(ourSid)\"") } })

@@ -122,13 +122,7 @@ import XMPPTesting
 
         // 6. Our publication; her session-accept. Her restart request becomes a request on our
         //    publication's handle; one for a sid that is not ours is ignored.
-        let publishing = Task { try await signaling.publish(offer: SessionDescription(kind: .offer, sdp: offer)) }
-        #expect(await eventually { server.sent.contains { $0.contains("action=\"session-initiate\"") } })
-        let initiate = try #require(server.sent.first { $0.contains("action=\"session-initiate\"") })
-        let sid = try #require(initiate.firstRange(of: #/sid="([^"]+)"/#).map { String(initiate[$0].dropFirst(5).dropLast()) })
-        server.deliver(iq("a1", JingleRequest(action: .sessionAccept, sessionID: sid, responder: Self.aliceDevice,
-                                              session: try JingleSession(sdp: answer, writtenBy: .responder))))
-        _ = try await publishing.value
+        let sid = try await ScriptedCallee.publishAccepted(signaling, on: server, offer: offer, answer: answer, acceptID: "a1").sid
         let ask = "<restart-ice xmlns='urn:callscope:jingle:friend:0'/>"
         server.deliver(iq("q1", "<jingle xmlns='urn:xmpp:jingle:1' action='session-info' sid='\(sid)'>\(ask)</jingle>"))
         server.deliver(iq("q2", "<jingle xmlns='urn:xmpp:jingle:1' action='session-info' sid='elsewhere'>\(ask)</jingle>"))
@@ -188,13 +182,7 @@ import XMPPTesting
         #expect(await eventually { events.withLock { $0.count } == 1 })
         let subscription = try await signaling.subscribe(to: FeedID(Self.aliceDevice))
         try await signaling.start(subscription.handle, answer: SessionDescription(kind: .answer, sdp: answer))
-        let publishing = Task { try await signaling.publish(offer: SessionDescription(kind: .offer, sdp: offer)) }
-        #expect(await eventually { server.sent.contains { $0.contains("action=\"session-initiate\"") } })
-        let initiate = try #require(server.sent.first { $0.contains("action=\"session-initiate\"") })
-        let sid = try #require(initiate.firstRange(of: #/sid="([^"]+)"/#).map { String(initiate[$0].dropFirst(5).dropLast()) })
-        server.deliver(iq("a1", JingleRequest(action: .sessionAccept, sessionID: sid, responder: Self.aliceDevice,
-                                              session: try JingleSession(sdp: answer, writtenBy: .responder))))
-        _ = try await publishing.value
+        _ = try await ScriptedCallee.publishAccepted(signaling, on: server, offer: offer, answer: answer, acceptID: "a1")
 
         // Cut again: once back, our publication is asked to restart (through the call layer)
         // and she is asked to restart hers.
@@ -217,13 +205,7 @@ import XMPPTesting
         _ = try await ScriptedCallee.join(signaling, on: server, callID: "call2")
         // Before our publication is accepted, a restart is refused with a typed error.
         await #expect(throws: SignalingError.self) { try await signaling.restartPublisherIce(offer: SessionDescription(kind: .offer, sdp: offer)) }
-        let publishing = Task { try await signaling.publish(offer: SessionDescription(kind: .offer, sdp: offer)) }
-        #expect(await eventually { server.sent.contains { $0.contains("action=\"session-initiate\"") } })
-        let initiate = try #require(server.sent.first { $0.contains("action=\"session-initiate\"") })
-        let sid = try #require(initiate.firstRange(of: #/sid="([^"]+)"/#).map { String(initiate[$0].dropFirst(5).dropLast()) })
-        server.deliver(iq("a1", JingleRequest(action: .sessionAccept, sessionID: sid, responder: Self.aliceDevice,
-                                              session: try JingleSession(sdp: answer, writtenBy: .responder))))
-        _ = try await publishing.value
+        let sid = try await ScriptedCallee.publishAccepted(signaling, on: server, offer: offer, answer: answer, acceptID: "a1").sid
 
         let started = ContinuousClock.now
         await #expect(throws: SignalingError.self) {

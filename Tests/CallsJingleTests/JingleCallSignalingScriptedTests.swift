@@ -82,14 +82,8 @@ import XMPPTesting
         #expect(await eventually { server.sent.contains { $0.contains("transport-info") && $0.contains("sid=\"call1-alice\"") && $0.contains("192.0.2.77") } })
 
         // We publish: a session-initiate with a sid of ours; her session-accept is the answer.
-        let publishing = Task { try await signaling.publish(offer: SessionDescription(kind: .offer, sdp: offer)) }
-        #expect(await eventually { server.sent.contains { $0.contains("action=\"session-initiate\"") } })
-        let ours = try #require(server.sent.first { $0.contains("action=\"session-initiate\"") })
-        let sid = try #require(ours.firstRange(of: #/sid="([^"]+)"/#).map { String(ours[$0]).dropFirst(5).dropLast() }.map(String.init))
+        let (theirAnswer, sid) = try await ScriptedCallee.publishAccepted(signaling, on: server, offer: offer, answer: answer, acceptID: "j3")
         #expect(sid.hasPrefix("call1-") && sid != "call1-alice", "a sid per direction: \(sid)")
-        server.deliver(iq("j3", from: Self.aliceDevice, JingleRequest(action: .sessionAccept, sessionID: sid, responder: Self.aliceDevice,
-                                                                        session: try JingleSession(sdp: answer, writtenBy: .responder))))
-        let theirAnswer = try await publishing.value
         #expect(theirAnswer.kind == .answer && theirAnswer.sdp.contains("a=ice-ufrag:p/dC") && theirAnswer.sdp.contains("a=mid:1"))
 
         // Her trickled candidate reaches our publication's handle. Our own goes as a

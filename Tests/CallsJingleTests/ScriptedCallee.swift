@@ -2,6 +2,7 @@ import CallScopeCore
 import Calls
 import CallsJingle
 import Foundation
+import Jingle
 import XMPP
 import XMPPClient
 import XMPPTesting
@@ -24,6 +25,31 @@ enum ScriptedCallee {
         let descriptions = media.map { "<description xmlns='urn:xmpp:jingle:apps:rtp:1' media='\($0)'/>" }.joined()
         server.deliver("<message xmlns='jabber:client' type='chat' from='\(JingleCallSignalingScriptedTests.aliceDevice)'><propose xmlns='urn:xmpp:jingle-message:0' id='\(callID)'>\(descriptions)</propose></message>")
         return try await joining.value
+    }
+}
+
+extension ScriptedCallee {
+    /// The sid of the first `sid="…"` in `stanza`.
+    static func sid(in stanza: String) -> String? {
+        stanza.firstRange(of: #/sid="([^"]+)"/#).map { String(stanza[$0].dropFirst(5).dropLast()) }
+    }
+
+    /// Our publication with `offer`, accepted by Alice's device with `answer` (her
+    /// `session-accept` in the IQ `acceptID`): her answer as the signalling returns it, and our
+    /// publication's sid.
+    static func publishAccepted(_ signaling: JingleCallSignaling, on server: ScriptedXMPPServer, offer: String, answer: String,
+                                acceptID: String) async throws -> (answer: SessionDescription, sid: String) {
+        let publishing = Task { try await signaling.publish(offer: SessionDescription(kind: .offer, sdp: offer)) }
+        guard await eventually({ server.sent.contains { $0.contains("action=\"session-initiate\"") } }),
+              let initiate = server.sent.first(where: { $0.contains("action=\"session-initiate\"") }), let sid = sid(in: initiate)
+        else {
+            publishing.cancel()
+            throw ScriptedCallFailure("our publication's session-initiate never went out")
+        }
+        let alice = JingleCallSignalingScriptedTests.aliceDevice
+        let accept = JingleRequest(action: .sessionAccept, sessionID: sid, responder: alice, session: try JingleSession(sdp: answer, writtenBy: .responder))
+        server.deliver("<iq xmlns='jabber:client' type='set' id='\(acceptID)' from='\(alice)' to='me@example.org/r'>\(accept.element.xmlString())</iq>")
+        return (try await publishing.value, sid)
     }
 }
 
