@@ -11,6 +11,8 @@ struct FriendLink: Sendable {
     var role: FriendSessionRole
     /// The Jingle session id; empty until the responder receives an offer.
     var sid: String
+    /// Restarts ICE once per silence of the selected pair.
+    var silentPairRestart: SilentPairRestart
     /// The peer connection, once made.
     var peerConnection: PeerConnectionID?
     /// Our offer or answer went out: local candidates may follow it.

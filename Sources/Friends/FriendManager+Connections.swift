@@ -52,7 +52,8 @@ extension FriendManager {
               let resource = await client.availableResources(of: friend).first,
               links[friend] == nil, tracker.connectedFriends.contains(friend) else { return }
         let role = FriendSessionRole(own: own, friend: resource)
-        links[friend] = FriendLink(friend: resource, role: role, sid: role == .initiator ? Self.newSessionID() : "")
+        links[friend] = FriendLink(friend: resource, role: role, sid: role == .initiator ? Self.newSessionID() : "",
+                                   silentPairRestart: SilentPairRestart(interval: configuration.statsInterval))
         if role == .initiator { await offer(to: friend) }
     }
 
@@ -159,7 +160,8 @@ extension FriendManager {
             _ = tracker.receive(.friendOnline(friend), now: now)
         }
         if links[friend]?.peerConnection != nil { closePeerConnection(of: friend) }
-        links[friend] = FriendLink(friend: sender, role: .responder, sid: sid)
+        links[friend] = FriendLink(friend: sender, role: .responder, sid: sid,
+                                   silentPairRestart: SilentPairRestart(interval: configuration.statsInterval))
         do {
             guard let pc = try await makePeerConnection(for: friend, sid: sid) else { return }
             try await engine.setRemoteDescription(offer, on: pc)
@@ -217,7 +219,8 @@ extension FriendManager {
         }
     }
 
-    /// Reads the stats of `friend`'s connection `pc` into the tracker; whether the next read
+    /// Reads the stats of `friend`'s connection `pc` into the tracker, and restarts ICE when its
+    /// selected pair has been silent too long (``SilentPairRestart``); whether the next read
     /// should come sooner than the next round (its selected pair is silent).
     private func readPaths(of friend: JID, on pc: PeerConnectionID) async -> Bool {
         let report = try? await engine.stats(of: pc)
@@ -225,6 +228,10 @@ extension FriendManager {
         let at = now
         let observations = report.flatMap { links[friend]?.reader.observations(in: $0, at: at) } ?? []
         perform(tracker.receive(.pairs(friend, observations), now: at), cause: .stats)
+        if links[friend]?.silentPairRestart.restartNow(after: observations, at: at) == true {
+            statistics.silentPairRestarts += 1
+            restartIce(friend)
+        }
         return cadence.delay(after: observations, at: at) < cadence.interval
     }
 

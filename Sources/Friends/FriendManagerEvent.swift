@@ -34,4 +34,7 @@ public struct FriendManagerStatistics: Hashable, Sendable {
     /// Times a connection's selected pair went silent and its stats were read faster until it
     /// answered again or its silence outlasted the window (each about 30 reads at most).
     public var fastReadEpisodes = 0
+    /// Times a connection's selected pair stayed silent long enough for an ICE restart, which we
+    /// started (as the initiator) or asked for (as the responder).
+    public var silentPairRestarts = 0
 }

@@ -14,7 +14,8 @@ import XMPPTesting
 
 /// The friend manager against a scripted XMPP server and a fake engine (answers from Chromium's
 /// data-channel fixtures): the responder's side of a friend connection, from Bob's Jingle
-/// session-initiate to paths from the connection's stats, and Bob going offline.
+/// session-initiate to paths from the connection's stats, an ICE restart asked for when they fall
+/// silent, and Bob going offline.
 @Suite struct FriendManagerScriptedTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("JingleTests/Fixtures")
@@ -109,6 +110,20 @@ import XMPPTesting
          {"id":"R1","type":"remote-candidate","timestamp":0,"candidateType":"host","protocol":"udp"}]
         """#.utf8)), for: pc)
         #expect(await eventually { await manager.paths(of: JID("bob@example.org")!) == .udpDirect })
+        #expect(!server.sent.contains { $0.contains("restart-ice") })
+
+        // Bob's packets stop (the pair's last packet 1 s before each report, three intervals are
+        // 150 ms): we ask him for an ICE restart, once for the whole silence.
+        engine.fake.setReport(try StatsReport(json: Array(#"""
+        [{"id":"T1","type":"transport","timestamp":\#(Date().timeIntervalSince1970 * 1000),"selectedCandidatePairId":"CP1"},
+         {"id":"CP1","type":"candidate-pair","timestamp":\#(Date().timeIntervalSince1970 * 1000),"localCandidateId":"L1","remoteCandidateId":"R1","state":"succeeded","lastPacketReceivedTimestamp":\#(Date().timeIntervalSince1970 * 1000 - 1_000)},
+         {"id":"L1","type":"local-candidate","timestamp":0,"candidateType":"host","protocol":"udp"},
+         {"id":"R1","type":"remote-candidate","timestamp":0,"candidateType":"host","protocol":"udp"}]
+        """#.utf8)), for: pc)
+        #expect(await eventually { server.sent.contains { $0.contains("restart-ice") && $0.contains("to=\"bob@example.org/laptop\"") } })
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(server.sent.filter { $0.contains("restart-ice") }.count == 1)
+        #expect(await manager.statistics.silentPairRestarts == 1)
 
         // Bob goes offline: paths empty at once, the connection closed.
         server.deliver("<presence xmlns='jabber:client' type='unavailable' from='bob@example.org/laptop'/>")
