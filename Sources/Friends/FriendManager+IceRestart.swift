@@ -14,7 +14,9 @@ extension FriendManager {
     /// pair away and make the paths go empty and come back (measured: Bob's paths flapped and
     /// his discoverability reached `tcp` only 11.7 s after the drop). A change that leaves no
     /// working pair is restarted this much later, or at once when either side's network or
-    /// stream changed (those restart without waiting).
+    /// stream changed (those restart without waiting). The side whose selected pair receives
+    /// nothing usually restarts sooner (``SilentPairRestart``, after 1.5 s); this grace covers the
+    /// side that still receives while its own checks go unanswered.
     static let disconnectionGrace: Duration = .seconds(2)
 
     /// ICE went `disconnected`: restart it after ``disconnectionGrace`` unless it connected again
