@@ -6,7 +6,10 @@
 /// makes and checks every pair anew, and reaches the TCP relay 0.5-0.8 s after it starts. Each
 /// side sends a keepalive every stats interval, so a working pair is never silent for
 /// ``silence`` (three intervals): a restart then finds the path that still works before
-/// libwebrtc would even start looking. One restart per silence: while the selected pair stays
+/// libwebrtc would even start looking. Only when its checks go unanswered too: a friend with
+/// many connections sends its keepalives less often than every interval (a round of 200
+/// connections takes 2 s over WebDriver), and its pairs still answer libwebrtc's checks. One
+/// restart per silence: while the selected pair stays
 /// silent (a blackout) there is no other, until a read finds it answering and it falls silent
 /// anew; the stream's return and ICE's `disconnected` have their own restarts. (A silence is not
 /// told apart by its last answer's time: that time is read from the report's clock, and moves
@@ -25,7 +28,7 @@ package struct SilentPairRestart: Hashable, Sendable {
     /// Whether to restart now, after a read at `now` that gave `pairs`; a `true` counts as done.
     package mutating func restartNow(after pairs: [CandidatePairObservation], at now: Duration) -> Bool {
         guard let selected = pairs.first(where: \.selected), let last = selected.lastResponseAt else { return false }
-        guard now - last >= silence else {
+        guard now - last >= silence, selected.unansweredChecks > 0 else {
             restartedInThisSilence = false
             return false
         }

@@ -2,12 +2,14 @@ import FriendConnections
 import Testing
 
 /// When a friend connection restarts ICE: once its selected pair has been silent for three
-/// keepalive intervals (1.5 s at 500 ms), once per silence. As a table, then as sequences.
+/// keepalive intervals (1.5 s at 500 ms) with a check unanswered, once per silence. As a table,
+/// then as sequences.
 @Suite struct SilentPairRestartTests {
     typealias Pair = CandidatePairObservation
 
-    static func pair(selected: Bool, lastAnswer milliseconds: Int64?) -> Pair {
-        Pair(localType: .host, remoteType: .host, succeeded: true, lastResponseAt: milliseconds.map { .milliseconds($0) }, selected: selected)
+    static func pair(selected: Bool, lastAnswer milliseconds: Int64?, unanswered: Int = 1) -> Pair {
+        Pair(localType: .host, remoteType: .host, succeeded: true, lastResponseAt: milliseconds.map { .milliseconds($0) }, selected: selected,
+             unansweredChecks: unanswered)
     }
 
     /// (name, pairs read at t = 10 s, restart?).
@@ -18,6 +20,7 @@ import Testing
         ("selected silent 1.49 s", [pair(selected: true, lastAnswer: 8_510)], false),
         ("selected silent 1.5 s", [pair(selected: true, lastAnswer: 8_500)], true),
         ("selected silent 9 s", [pair(selected: true, lastAnswer: 1_000)], true),
+        ("selected silent 2 s, its checks answered (a friend's slow keepalives)", [pair(selected: true, lastAnswer: 8_000, unanswered: 0)], false),
         ("another pair answers, the selected silent 2 s", [pair(selected: true, lastAnswer: 8_000), pair(selected: false, lastAnswer: 9_900)], true),
         ("another pair silent, the selected answered", [pair(selected: true, lastAnswer: 9_900), pair(selected: false, lastAnswer: 1_000)], false),
     ]

@@ -113,10 +113,11 @@ import XMPPTesting
         #expect(!server.sent.contains { $0.contains("restart-ice") })
 
         // Bob's packets stop (the pair's last packet 1 s before each report, three intervals are
-        // 150 ms): we ask him for an ICE restart, once for the whole silence.
+        // 150 ms) and a check goes unanswered: we ask him for an ICE restart, once for the whole
+        // silence.
         engine.fake.setReport(try StatsReport(json: Array(#"""
         [{"id":"T1","type":"transport","timestamp":\#(Date().timeIntervalSince1970 * 1000),"selectedCandidatePairId":"CP1"},
-         {"id":"CP1","type":"candidate-pair","timestamp":\#(Date().timeIntervalSince1970 * 1000),"localCandidateId":"L1","remoteCandidateId":"R1","state":"succeeded","lastPacketReceivedTimestamp":\#(Date().timeIntervalSince1970 * 1000 - 1_000)},
+         {"id":"CP1","type":"candidate-pair","timestamp":\#(Date().timeIntervalSince1970 * 1000),"localCandidateId":"L1","remoteCandidateId":"R1","state":"succeeded","requestsSent":3,"responsesReceived":2,"lastPacketReceivedTimestamp":\#(Date().timeIntervalSince1970 * 1000 - 1_000)},
          {"id":"L1","type":"local-candidate","timestamp":0,"candidateType":"host","protocol":"udp"},
          {"id":"R1","type":"remote-candidate","timestamp":0,"candidateType":"host","protocol":"udp"}]
         """#.utf8)), for: pc)
