@@ -5,18 +5,10 @@ import XMPPClient
 
 /// What the client hands over: a Jingle IQ or a XEP-0353 message, with its sender.
 enum JingleCallInput: Sendable {
-    case request(JingleRequest, from: JID)
+    case iq(JingleCallIQ)
     case message(JingleMessage, from: JID)
-    /// The friend sent a Jingle IQ or XEP-0353 message that does not read (refused or dropped).
-    case malformed
-    /// The friend asks for an ICE restart of a session (JingleCallSignaling+Restart.swift).
-    case iceRestartRequest(sid: String, from: JID)
-    /// The friend's new session replacing its publication `replacing` (JingleSessionReplacing.swift).
-    case replacement(JingleRequest, replacing: String, from: JID)
-    /// The friend asks for a new session in place of our publication `sid`.
-    case replacementRequest(sid: String, from: JID)
-    /// A replacement or replacement request refused by the IQ handler (counted).
-    case refusedReplacement
+    /// The friend sent a XEP-0353 message that does not read (dropped).
+    case malformedMessage
 }
 
 extension JingleCallSignaling {
@@ -27,31 +19,14 @@ extension JingleCallSignaling {
         let (stream, sink) = AsyncStream<JingleCallInput>.makeStream()
         let friend = friend, directory = sessionDirectory
         await client.handleRequests(namespace: JingleNamespace.jingle) { iq, from in
-            let replaced = iq.children.first.flatMap(JingleReplacementCheck.replacedSession(in:))
-            guard from.bare == friend else {
-                if replaced != nil { sink.yield(.refusedReplacement) }
-                return "service-unavailable"
-            }
-            guard let payload = iq.children.first, let request = try? JingleRequest(element: payload) else {
-                sink.yield(.malformed)
-                return "bad-request"
-            }
-            if let replaced {
-                if let refusal = JingleReplacementCheck.refusal(replacing: replaced, from: from, in: directory) {
-                    sink.yield(.refusedReplacement)
-                    return refusal
-                }
-                sink.yield(JingleSessionReplaceShape.isRequest(payload) ? .replacementRequest(sid: replaced, from: from)
-                                                                         : .replacement(request, replacing: replaced, from: from))
-                return nil
-            }
-            sink.yield(JingleIceRestartShape.isRequest(payload) ? .iceRestartRequest(sid: request.sessionID, from: from) : .request(request, from: from))
-            return nil
+            let (input, error) = JingleCallIQ.sort(iq, from: from, aMember: from.bare == friend, directory: directory)
+            if let input { sink.yield(.iq(input)) }
+            return error
         }
         await client.handleMessages(namespace: JingleNamespace.jingleMessage) { payload, from in
             guard from.bare == friend else { return }
             guard let message = try? JingleMessage(element: payload) else {
-                sink.yield(.malformed)
+                sink.yield(.malformedMessage)
                 return
             }
             sink.yield(.message(message, from: from))
@@ -64,13 +39,13 @@ extension JingleCallSignaling {
     func receive(_ input: JingleCallInput) async {
         switch input {
         case .message(let message, let from): await receive(message, from: from)
-        case .request(let request, let from): receive(request, from: from)
-        case .malformed: malformedInputs += 1
-        case .iceRestartRequest(let sid, let from) where from == friendDevice: receiveRestartRequest(sid: sid)
-        case .iceRestartRequest: break
-        case .replacement(let request, let old, let from) where from == friendDevice: receiveReplacement(request, of: old, from: from)
-        case .replacementRequest(let sid, let from) where from == friendDevice: receiveReplacementRequest(sid: sid, from: from)
-        case .replacement, .replacementRequest, .refusedReplacement: replacements.refused += 1
+        case .iq(.request(let request, let from)): receive(request, from: from)
+        case .iq(.malformed), .malformedMessage: malformedInputs += 1
+        case .iq(.iceRestartRequest(let sid, let from)) where from == friendDevice: receiveRestartRequest(sid: sid)
+        case .iq(.iceRestartRequest): break
+        case .iq(.replacement(let request, let old, let from)) where from == friendDevice: receiveReplacement(request, of: old, from: from)
+        case .iq(.replacementRequest(let sid, let from)) where from == friendDevice: receiveReplacementRequest(sid: sid, from: from)
+        case .iq(.replacement), .iq(.replacementRequest), .iq(.refusedReplacement): replacements.refused += 1
         }
     }
 

@@ -6,18 +6,10 @@ import XMPPClient
 /// What the client hands a mesh call: a Jingle IQ, or a XEP-0353 message with the group its
 /// `propose` carries, with its sender.
 enum JingleMeshInput: Sendable {
-    case request(JingleRequest, from: JID)
+    case iq(JingleCallIQ)
     case message(JingleMessage, group: JingleCallGroup?, from: JID)
-    /// A friend sent a Jingle IQ or XEP-0353 message that does not read (refused or dropped).
-    case malformed
-    /// A member asks for an ICE restart of a session (JingleIceRestarting.swift).
-    case iceRestartRequest(sid: String, from: JID)
-    /// A member's new session replacing its publication `replacing` (JingleSessionReplacing.swift).
-    case replacement(JingleRequest, replacing: String, from: JID)
-    /// A member asks for a new session in place of our publication `sid` towards it.
-    case replacementRequest(sid: String, from: JID)
-    /// A replacement or replacement request refused by the IQ handler (counted).
-    case refusedReplacement
+    /// A friend sent a XEP-0353 message that does not read (dropped).
+    case malformedMessage
 }
 
 extension JingleMeshCallSignaling {
@@ -28,27 +20,9 @@ extension JingleMeshCallSignaling {
         let (stream, sink) = AsyncStream<JingleMeshInput>.makeStream()
         let friends = friends, directory = sessionDirectory
         await client.handleRequests(namespace: JingleNamespace.jingle) { iq, from in
-            let replaced = iq.children.first.flatMap(JingleReplacementCheck.replacedSession(in:))
-            guard friends.contains(from.bare) else {
-                if replaced != nil { sink.yield(.refusedReplacement) }
-                return "service-unavailable"
-            }
-            guard let payload = iq.children.first, let request = try? JingleRequest(element: payload) else {
-                sink.yield(.malformed)
-                return "bad-request"
-            }
-            if let replaced {
-                // Only a member's own session: a friend's device not in the call has none.
-                if let refusal = JingleReplacementCheck.refusal(replacing: replaced, from: from, in: directory) {
-                    sink.yield(.refusedReplacement)
-                    return refusal
-                }
-                sink.yield(JingleSessionReplaceShape.isRequest(payload) ? .replacementRequest(sid: replaced, from: from)
-                                                                         : .replacement(request, replacing: replaced, from: from))
-                return nil
-            }
-            sink.yield(JingleIceRestartShape.isRequest(payload) ? .iceRestartRequest(sid: request.sessionID, from: from) : .request(request, from: from))
-            return nil
+            let (input, error) = JingleCallIQ.sort(iq, from: from, aMember: friends.contains(from.bare), directory: directory)
+            if let input { sink.yield(.iq(input)) }
+            return error
         }
         await client.handleMessages(namespace: JingleNamespace.jingleMessage) { payload, from in
             guard friends.contains(from.bare) else { return }
@@ -56,7 +30,7 @@ extension JingleMeshCallSignaling {
                 let message = try JingleMessage(element: payload)
                 sink.yield(.message(message, group: try JingleCallGroup(proposal: payload), from: from))
             } catch {
-                sink.yield(.malformed)
+                sink.yield(.malformedMessage)
             }
         }
         incomingTask = Task { [weak self] in
@@ -67,12 +41,12 @@ extension JingleMeshCallSignaling {
     func receive(_ input: JingleMeshInput) async {
         switch input {
         case .message(let message, let group, let from): await receive(message, group: group, from: from)
-        case .request(let request, let from): receive(request, from: from)
-        case .malformed: malformedInputs += 1
-        case .replacement(let request, let old, let from) where devices[from.bare] == from: receiveReplacement(request, of: old, from: from)
-        case .replacementRequest(let sid, let from) where devices[from.bare] == from: receiveReplacementRequest(sid: sid, from: from)
-        case .replacement, .replacementRequest, .refusedReplacement: replacements.refused += 1
-        case .iceRestartRequest(let sid, let from):
+        case .iq(.request(let request, let from)): receive(request, from: from)
+        case .iq(.malformed), .malformedMessage: malformedInputs += 1
+        case .iq(.replacement(let request, let old, let from)) where devices[from.bare] == from: receiveReplacement(request, of: old, from: from)
+        case .iq(.replacementRequest(let sid, let from)) where devices[from.bare] == from: receiveReplacementRequest(sid: sid, from: from)
+        case .iq(.replacement), .iq(.replacementRequest), .iq(.refusedReplacement): replacements.refused += 1
+        case .iq(.iceRestartRequest(let sid, let from)):
             guard devices[from.bare] == from else {
                 strayRequests += 1
                 return
