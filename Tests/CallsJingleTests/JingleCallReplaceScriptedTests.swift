@@ -46,10 +46,7 @@ import XMPPTesting
         let client = server.client()
         try await client.connect()
         let signaling = ScriptedCallee.signaling(client)
-        let events = Locked<[SignalingEvent]>([])
-        let stream = signaling.events
-        let reader = Task { for await event in stream { events.withLock { $0.append(event) } } }
-        defer { reader.cancel() }
+        let events = RecordedSignalingEvents(signaling.events)
         func sent(_ predicate: (String) -> Bool) -> [String] { server.sent.filter(predicate) }
         func reply(to id: String) -> String? { server.sent.first { $0.contains("id=\"\(id)\"") } }
 

@@ -45,10 +45,7 @@ import XMPPTesting
         let client = server.client()
         try await client.connect()
         let signaling = ScriptedCallee.signaling(client)
-        let events = Locked<[SignalingEvent]>([])
-        let stream = signaling.events
-        let reader = Task { for await event in stream { events.withLock { $0.append(event) } } }
-        defer { reader.cancel() }
+        let events = RecordedSignalingEvents(signaling.events)
         func sent(_ predicate: (String) -> Bool) -> [String] { server.sent.filter(predicate) }
 
         let join = try await ScriptedCallee.join(signaling, on: server, callID: "call1")
@@ -163,10 +160,7 @@ import XMPPTesting
         let client = server.client(reconnectionDelays: [.milliseconds(50)])
         try await client.connect()
         let signaling = ScriptedCallee.signaling(client)
-        let events = Locked<[SignalingEvent]>([])
-        let stream = signaling.events
-        let reader = Task { for await event in stream { events.withLock { $0.append(event) } } }
-        defer { reader.cancel() }
+        let events = RecordedSignalingEvents(signaling.events)
         let join = try await ScriptedCallee.join(signaling, on: server, callID: "call3")
 
         // The stream cut and back before anything was negotiated: nothing to restart.

@@ -41,10 +41,7 @@ import XMPPTesting
         let client = server.client()
         try await client.connect()
         let signaling = ScriptedCallee.signaling(client)
-        let events = Locked<[SignalingEvent]>([])
-        let stream = signaling.events
-        let reader = Task { for await event in stream { events.withLock { $0.append(event) } } }
-        defer { reader.cancel() }
+        let events = RecordedSignalingEvents(signaling.events)
 
         // XEP-0353: a stranger's proposal is ignored; Alice's is answered with proceed to her device.
         let joining = Task { try await signaling.join(display: "me") }

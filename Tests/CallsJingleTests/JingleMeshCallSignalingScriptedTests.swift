@@ -60,10 +60,7 @@ import XMPPTesting
         let client = try await connectedClient(server)
         let signaling = JingleMeshCallSignaling(client: client, friends: [JID("alice@example.org")!, JID("carol@example.org")!], role: .callee,
                                                 answerTimeout: .seconds(5), gatheringWait: .seconds(5))
-        let events = Locked<[SignalingEvent]>([])
-        let stream = signaling.events
-        let reader = Task { for await event in stream { events.withLock { $0.append(event) } } }
-        defer { reader.cancel() }
+        let events = RecordedSignalingEvents(signaling.events)
 
         // Alice's proposal lists the group: we proceed to her device and propose the call to Carol.
         let joining = Task { try await signaling.join(display: "bob") }
@@ -164,10 +161,7 @@ import XMPPTesting
         let client = try await connectedClient(server)
         let signaling = JingleMeshCallSignaling(client: client, friends: [JID("alice@example.org")!, JID("carol@example.org")!], role: .caller,
                                                 callID: "call9", answerTimeout: .seconds(5))
-        let events = Locked<[SignalingEvent]>([])
-        let stream = signaling.events
-        let reader = Task { for await event in stream { events.withLock { $0.append(event) } } }
-        defer { reader.cancel() }
+        let events = RecordedSignalingEvents(signaling.events)
         let joining = Task { try await signaling.join(display: "bob") }
         #expect(await eventually { ["alice", "carol"].allSatisfy { name in server.sent.contains { $0.contains("<propose") && $0.contains("to=\"\(name)@example.org\"") } } })
         let proposal = try #require(server.sent.first { $0.contains("<propose") })

@@ -58,8 +58,7 @@ import XMPPTesting
         let server: ScriptedXMPPServer
         let client: XMPPClient
         let signaling: JingleMeshCallSignaling
-        let events: Locked<[SignalingEvent]>
-        let reader: Task<Void, Never>
+        let events: RecordedSignalingEvents
         let toAlice: MeshPublicationLink, toCarol: MeshPublicationLink
         let fromAlice: SubscriptionOffer, fromCarol: SubscriptionOffer
 
@@ -67,7 +66,6 @@ import XMPPTesting
         func end() async {
             await signaling.leave()
             await client.disconnect()
-            reader.cancel()
         }
     }
 
@@ -80,9 +78,7 @@ import XMPPTesting
         try await client.connect()
         let signaling = JingleMeshCallSignaling(client: client, friends: [JID("alice@example.org")!, JID("carol@example.org")!], role: .callee,
                                                 answerTimeout: .seconds(5), gatheringWait: .milliseconds(50))
-        let events = Locked<[SignalingEvent]>([])
-        let stream = signaling.events
-        let reader = Task { for await event in stream { events.withLock { $0.append(event) } } }
+        let events = RecordedSignalingEvents(signaling.events)
         let joining = Task { try await signaling.join(display: "bob") }
         #expect(await eventually { server.sent.contains { $0.contains("<bind") } })
         try await Task.sleep(for: .milliseconds(50))
@@ -113,7 +109,7 @@ import XMPPTesting
             #expect(await eventually { events.withLock { $0 }.contains { if case .remoteCandidate(subscription.handle, _) = $0 { true } else { false } } })
             subscriptions.append(subscription)
         }
-        return Call(server: server, client: client, signaling: signaling, events: events, reader: reader,
+        return Call(server: server, client: client, signaling: signaling, events: events,
                     toAlice: toAlice, toCarol: toCarol, fromAlice: subscriptions[0], fromCarol: subscriptions[1])
     }
 
