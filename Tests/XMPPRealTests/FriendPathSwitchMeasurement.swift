@@ -28,10 +28,7 @@ struct FriendPathSwitchMeasurement {
         let namespace = try FriendsNamespace.create()
         await namespace.withAliceAndBob(label: "friend-path-trace") { servers, aliceEngine, bobEngine in
             let alice = servers.client("alice"), bob = servers.client("bob")
-            let aliceLog = EventLog.recording(alice), bobLog = EventLog.recording(bob)
-            try await alice.connect()
-            try await bob.connect()
-            try await becomeFriends((alice, Self.alice, aliceLog), (bob, Self.bob, bobLog))
+            _ = try await connectAsFriends(alice, Self.alice, bob, Self.bob)
             try namespace.apply(.udpOnlyFromRelay(port: servers.turnPort))
             let bobConfiguration = FriendManagerConfiguration { FriendsNamespaceProber(prober: DiscoverabilityProber(configuration: $0)) }
             let aliceManager = FriendManager(client: alice, engine: aliceEngine)

@@ -24,10 +24,7 @@ struct JoinedCallOfTwo {
     /// Connects both clients, makes them friends (``becomeFriends(_:_:)``), then joins a
     /// session each, both at once.
     static func join(alice: XMPPClient, bob: XMPPClient, aliceEngine: any MediaEngine, bobEngine: any MediaEngine) async throws -> JoinedCallOfTwo {
-        let aliceLog = EventLog.recording(alice), bobLog = EventLog.recording(bob)
-        try await alice.connect()
-        try await bob.connect()
-        try await becomeFriends((alice, Self.alice, aliceLog), (bob, Self.bob, bobLog))
+        let (aliceLog, bobLog) = try await connectAsFriends(alice, Self.alice, bob, Self.bob)
 
         let aliceSignaling = JingleCallSignaling(client: alice, friend: Self.bob, role: .caller)
         let bobSignaling = JingleCallSignaling(client: bob, friend: Self.alice, role: .callee)

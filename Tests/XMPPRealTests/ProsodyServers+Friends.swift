@@ -25,6 +25,16 @@ func becomeFriends(_ asker: (client: XMPPClient, jid: JID, log: EventLog), _ app
     guard mutual != nil else { throw FriendshipNotMade(asker: asker.jid, approver: approver.jid) }
 }
 
+/// Connects `asker` and `approver` (with the JIDs `askerJID` and `approverJID`), records their
+/// events, and makes them friends (``becomeFriends(_:_:)``): their event logs.
+func connectAsFriends(_ asker: XMPPClient, _ askerJID: JID, _ approver: XMPPClient, _ approverJID: JID) async throws -> (asker: EventLog, approver: EventLog) {
+    let askerLog = EventLog.recording(asker), approverLog = EventLog.recording(approver)
+    try await asker.connect()
+    try await approver.connect()
+    try await becomeFriends((asker, askerJID, askerLog), (approver, approverJID, approverLog))
+    return (askerLog, approverLog)
+}
+
 /// Two test users did not become friends in time.
 struct FriendshipNotMade: Error, CustomStringConvertible {
     var asker: JID

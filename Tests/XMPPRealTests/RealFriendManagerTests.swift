@@ -30,10 +30,7 @@ struct RealFriendManagerTests {
 
     private func scenario(_ servers: ProsodyServers, namespace: FriendsNamespace, aliceEngine: ChromiumMediaEngine, bobEngine: ChromiumMediaEngine) async throws {
         let alice = servers.client("alice"), bob = servers.client("bob")
-        let aliceLog = EventLog.recording(alice), bobLog = EventLog.recording(bob)
-        try await alice.connect()
-        try await bob.connect()
-        try await becomeFriends((alice, Self.alice, aliceLog), (bob, Self.bob, bobLog))
+        _ = try await connectAsFriends(alice, Self.alice, bob, Self.bob)
 
         // Bob probes from inside his namespace; both re-evaluate every 2 s so the filters below
         // are seen quickly (the default is 4 s).

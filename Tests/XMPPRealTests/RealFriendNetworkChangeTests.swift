@@ -39,10 +39,7 @@ struct RealFriendNetworkChangeTests {
 
     private func scenario(_ servers: ProsodyServers, namespace: FriendsNamespace, aliceEngine: ChromiumMediaEngine, bobEngine: ChromiumMediaEngine) async throws {
         let alice = servers.client("alice"), bob = servers.client("bob")
-        let aliceLog = EventLog.recording(alice), bobLog = EventLog.recording(bob)
-        try await alice.connect()
-        try await bob.connect()
-        try await becomeFriends((alice, Self.alice, aliceLog), (bob, Self.bob, bobLog))
+        let (aliceLog, bobLog) = try await connectAsFriends(alice, Self.alice, bob, Self.bob)
 
         // Bob's prober runs in his namespace and watches its addresses; rounds every 2 s, as in
         // RealFriendManagerTests.
