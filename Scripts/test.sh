@@ -196,6 +196,11 @@ netns_suite 90 RealRelayedFallbackTests
 # disconnected. 27.0 / 24.5 / 23.0 s in three runs in a row, 28.6 / 25.8 / 24.2 s with swift
 # test's start (2026-12-02, machine shared with a CI run).
 netns_suite 90 RealMeshReconnectTests
+# Replacing one connection of a mesh publication (docs/peer-to-peer.md, "Replacing a relayed peer
+# connection"): a call of three, video on six links, one of Alice's two publishing
+# RTCPeerConnections closed under the SDK: that member gets her video on a new connection, the
+# other five links never stall. 22.7-27.0 s in three runs (2026-12-03).
+netns_suite 90 RealMeshRepublishTests
 # Subscriber and publisher blackouts of 8 s and 40 s, and a signaling-only outage
 # (docs/reconnection.md). ~170 s.
 netns_suite 420 RealReconnectionTests

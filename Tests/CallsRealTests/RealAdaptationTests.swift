@@ -65,7 +65,7 @@ struct RealAdaptationTests {
             // Steady media first: the top layer, frames decoded.
             _ = await observed.events.wait(.seconds(10)) { if case .layerChanged(2, _) = $0 { true } else { false } }
             try await Task.sleep(for: .seconds(5))
-            progress("before the cap: events \(Self.describe(observed.events.all.map(\.1))), layers \(observed.subscriber.statsMonitor.latestSenderStats?.layers.map { "\($0.width)x\($0.height)@\(Int($0.bitrate / 1000))k" } ?? [])")
+            progress("before the cap: events \(Self.describe(observed.events.all.map(\.1))), layers \(observed.subscriber.statsMonitor.latestSenderStats?.layers.map { "\($0.rid ?? "-") \($0.width)x\($0.height)@\(Int($0.bitrate / 1000))k" } ?? [])")
             do {
                 try await body(call.publisher, observed)
             } catch {
@@ -124,6 +124,7 @@ struct RealAdaptationTests {
     func aCapThatFitsALowerLayerGetsFramesDecodedWithin5Seconds() async throws {
         await withCapRig { _, observed in
             let (start, end) = try await holdCap(kbit: 400, seconds: Self.hold)
+            progress("layers at the cap's end \(observed.subscriber.statsMonitor.latestSenderStats?.layers.map { "\($0.rid ?? "-") \($0.width)x\($0.height)@\(Int($0.bitrate / 1000))k" } ?? [])")
             let rates = observed.frameRates
             // The first interval after the onset that decodes nothing, and the first one after the
             // switch to a lower layer that decodes again.

@@ -45,54 +45,12 @@ struct RealMeshReconnectTests {
         FriendsNamespace.remove()
     }
 
-    /// One media link: `subscriber` receives `publisher`'s video.
-    struct Link {
-        let subscriber: Int, publisher: Int
-        let video: VideoBytes
-        var name: String { "\(RealMeshReconnectTests.names[publisher])->\(RealMeshReconnectTests.names[subscriber])" }
-        var involvesCarol: Bool { subscriber == RealMeshReconnectTests.carol || publisher == RealMeshReconnectTests.carol }
-    }
-
     private func scenario(clients: [XMPPClient], engines: [NotedMediaEngine], namespace: FriendsNamespace) async throws {
         let start = ContinuousClock.now
         func elapsed() -> String { String(format: "%.1f s", RealRelayedReconnectTests.seconds(ContinuousClock.now - start)) }
         let carolLog = EventLog.recording(clients[Self.carol])
-        try await MeshOfThree.befriend(clients)
-        log("friends at \(elapsed())")
-
-        let (signalings, sessions, events, ids) = try await MeshOfThree.join(clients: clients, engines: engines) { TimedRecorder($0.events) }
-
-        // Everyone publishes (small video: six encoders share the machine) and subscribes to the
-        // two others, one at a time, so that each engine's n-th answered connection is known.
-        let media = LocalMediaSettings(width: 320, height: 180, frameRate: 15)
-        let publishers = Self.names.map { CallPublisher(settings: CallPublisherSettings(name: $0, media: media)) }
-        let publisherEvents = publishers.map { TimedRecorder($0.events) }
-        for (session, publisher) in zip(sessions, publishers) { try await session.publish(publisher) }
-        var links: [Link] = []
-        var subscribers: [CallSubscriber] = []
-        var lifecycles: [(name: String, events: TimedRecorder<CallSubscriberEvent>)] = []
-        for (index, session) in sessions.enumerated() {
-            for (other, otherID) in ids.enumerated() where other != index {
-                let created = await events[index].first(after: start, within: .seconds(20)) { if case .streamCreated(let s) = $0 { s.streamId == otherID } else { false } }
-                guard case .streamCreated(let stream)? = created?.event else {
-                    Issue.record("\(Self.names[index]) gets \(Self.names[other])'s stream: \(events[index].timeline(from: start))")
-                    return
-                }
-                let subscriber = CallSubscriber(stream: stream)
-                let answered = engines[index].answeringPeerConnections.count
-                lifecycles.append(("\(Self.names[other])->\(Self.names[index])", TimedRecorder(subscriber.events)))
-                subscribers.append(subscriber)
-                try await session.subscribe(subscriber)
-                let deadline = ContinuousClock.now + .seconds(10)
-                while engines[index].answeringPeerConnections.count == answered, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-                try #require(engines[index].answeringPeerConnections.count == answered + 1, "\(Self.names[index]) answered \(Self.names[other])'s offer")
-                links.append(Link(subscriber: index, publisher: other, video: VideoBytes(engines[index], answering: answered)))
-            }
-        }
-        for link in links {
-            let flowing = await link.video.growing(after: start, within: .seconds(20))
-            try #require(flowing != nil, "video on \(link.name) before the change: \(link.video.samples.suffix(4))")
-        }
+        let call = try await MeshCallWithVideo.start(clients: clients, engines: engines, noted: engines, since: start)
+        let (signalings, sessions, links) = (call.signalings, call.sessions, call.links)
         log("six links with video at \(elapsed())")
         try await Task.sleep(for: .seconds(1))
 
@@ -116,10 +74,10 @@ struct RealMeshReconnectTests {
         for link in links {
             let gap = link.video.interruption(after: change)
             log("\(link.name): " + (gap.map { "last before the gap \(seconds($0.lastBefore)), video again \(seconds($0.back))" } ?? "never stopped")
-                + "; longest stall \(String(format: "%.1f s", RealRelayedReconnectTests.seconds(longestStall(link.video, after: change))))")
+                + "; longest stall \(String(format: "%.1f s", RealRelayedReconnectTests.seconds(MeshCallWithVideo.longestStall(link.video, after: change))))")
         }
-        for (index, recorder) in publisherEvents.enumerated() { log("\(Self.names[index])'s publisher \(recorder.timeline(from: change))") }
-        for (name, recorder) in lifecycles { log("\(name) subscriber \(recorder.timeline(from: change))") }
+        for (index, recorder) in call.publisherEvents.enumerated() { log("\(Self.names[index])'s publisher \(recorder.timeline(from: change))") }
+        for (name, recorder) in call.lifecycles { log("\(name) subscriber \(recorder.timeline(from: change))") }
         log("carol's engine \(engines[Self.carol].notes(from: change).prefix(30))")
         for (index, signaling) in signalings.enumerated() {
             log("\(Self.names[index])'s signalling: unused remote candidates \(await signaling.unusedRemoteCandidates), ignored restart signals \(await signaling.ignoredRestartSignals), restarts after the stream came back \(await signaling.restartsAfterStreamReturns)")
@@ -127,44 +85,22 @@ struct RealMeshReconnectTests {
 
         let carolRecent = await carolLog.events.suffix(4)
         #expect(resumedFlag == true, "carol's stream resumed (XEP-0198): \(carolRecent)")
-        for link in links where link.involvesCarol {
+        for link in links where link.involves(Self.carol) {
             #expect(back[link.name] != nil, "video again on \(link.name): \(link.video.samples(from: change))")
         }
-        for link in links where !link.involvesCarol {
+        for link in links where !link.involves(Self.carol) {
             #expect(back[link.name] != nil, "video on \(link.name) at the end: \(link.video.samples(from: change))")
-            #expect(longestStall(link.video, after: change) < .seconds(2), "\(link.name) not interrupted: \(link.video.samples(from: change))")
+            #expect(MeshCallWithVideo.longestStall(link.video, after: change) < .seconds(2), "\(link.name) not interrupted: \(link.video.samples(from: change))")
         }
-        for (name, recorder) in lifecycles where !name.contains("carol") {
+        for (name, recorder) in call.lifecycles where !name.contains("carol") {
             let lost = recorder.entries.filter { entry in
                 if case .didDisconnect = entry.event { entry.at > change } else { false }
             }
             #expect(lost.isEmpty, "\(name) subscriber never disconnected: \(recorder.timeline(from: change))")
         }
-        for (index, recorder) in events.enumerated() {
-            let lost = recorder.entries.filter { entry in
-                switch entry.event {
-                case .participantDidDisconnect, .streamDestroyed: entry.at > change
-                default: false
-                }
-            }
-            #expect(lost.isEmpty, "\(Self.names[index]) lost nobody: \(recorder.timeline(from: change))")
-        }
+        let lost = call.lostSomething(after: change)
+        #expect(lost.isEmpty, "nobody lost anybody: \(lost)")
         for session in sessions.reversed() { await session.disconnect() }
-        _ = subscribers
         log("done at \(elapsed())")
-    }
-
-    /// The longest time after `start` between two samples that counted more bytes (a stall
-    /// of the link's video; samples come every 200 ms).
-    private func longestStall(_ video: VideoBytes, after start: ContinuousClock.Instant) -> Duration {
-        let all = video.samples.filter { $0.at >= start }
-        var longest: Duration = .zero
-        var lastGrowth = all.first?.at
-        for (previous, sample) in zip(all, all.dropFirst()) where sample.bytes > previous.bytes {
-            if let last = lastGrowth { longest = max(longest, sample.at - last) }
-            lastGrowth = sample.at
-        }
-        if let last = lastGrowth, let end = all.last?.at { longest = max(longest, end - last) }
-        return longest
     }
 }
