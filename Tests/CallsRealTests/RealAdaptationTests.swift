@@ -49,6 +49,17 @@ struct RealAdaptationTests {
         }
 
         /// Audio packets lost and received between two times.
+        /// One line per video interval from `start` on (time, decoded size and rate, bitrate,
+        /// packets lost and received, the link's condition and reason): what the policy read.
+        func videoIntervals(from start: Date) -> [String] {
+            stats.all.compactMap { item -> String? in
+                guard item.0 >= start, case .subscriberVideoNetworkStatsUpdated(let video) = item.1.event else { return nil }
+                let condition = video.transport.map { "\($0.networkCondition) \($0.networkConditionReason)" } ?? "-"
+                return String(format: "%+.1f ", item.0.timeIntervalSince(start))
+                    + "\(video.width)x\(video.height)@\(Int(video.decodedFrameRate)) \(Int(video.bitrate / 1000))k lost \(video.videoPacketsLost)/\(video.videoPacketsReceived) \(condition)"
+            }
+        }
+
         func audio(from start: Date, to end: Date) -> (lost: UInt64, received: UInt64) {
             let inside = audioCounters.filter { $0.0 >= start && $0.0 <= end }
             guard let first = inside.first, let last = inside.last else { return (0, 0) }
@@ -151,7 +162,8 @@ struct RealAdaptationTests {
             // The policy probes the top layer again after its hold (10 s, doubling on failure),
             // which stalls a few intervals each time; before it no frame was decoded at all.
             #expect(share >= 0.5, "frames decoded in ≥ 50 % of the intervals from 5 s after the onset: \(share)")
-            #expect(!after.contains { if case .videoDisabled = $0 { true } else { false } }, "no audio fallback on a cap a layer fits")
+            #expect(!after.contains { if case .videoDisabled = $0 { true } else { false } },
+                    "no audio fallback on a cap a layer fits: \(observed.videoIntervals(from: start - 2))")
         }
     }
 

@@ -218,13 +218,16 @@ import Testing
         #expect(SubscriberAdaptation.videoMid(in: SessionDescription(kind: .offer, sdp: "v=0\r\nm=audio 9 RTP 0\r\na=mid:0\r\n")) == nil)
     }
 
-    @Test func aLowerLayerCostsNoMoreThanABiggerOne() {
+    @Test func aLowerLayerThatClaimsMoreThanABiggerOneIsTakenAtItsShareOfThePixels() {
         let message = SenderStatsMessage(sequence: 1, timestamp: 0, connectionMaxAllocatedBitrate: 0, connectionEstimatedBandwidth: nil, layers: [
             .init(width: 960, height: 540, bitrate: 480_000), .init(width: 240, height: 135, bitrate: 790_000), .init(width: 480, height: 270, bitrate: 230_000),
             .init(width: 1920, height: 1080, bitrate: 0),
         ])
-        #expect(SubscriberAdaptation.layers(message) == [SimulcastLayer(substream: 0, width: 240, height: 135, bitrate: 230_000),
-                                                         SimulcastLayer(substream: 1, width: 480, height: 270, bitrate: 230_000),
-                                                         SimulcastLayer(substream: 2, width: 960, height: 540, bitrate: 480_000)])
+        // 240x135 claims more than 480x270: a quarter of its pixels, (1/4)^(3/4) = 0.3536 of its
+        // 230 kbit/s = 81.3 kbit/s.
+        let layers = SubscriberAdaptation.layers(message)
+        #expect(layers.map(\.substream) == [0, 1, 2] && layers.map(\.width) == [240, 480, 960])
+        #expect(abs(layers[0].bitrate - 81_317) < 1, "\(layers[0].bitrate)")
+        #expect(layers[1].bitrate == 230_000 && layers[2].bitrate == 480_000)
     }
 }
