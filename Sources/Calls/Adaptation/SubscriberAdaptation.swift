@@ -326,23 +326,23 @@ struct SubscriberAdaptation: Sendable {
     /// substream is the position (Janus numbers a publisher's layers the same way). A layer that
     /// claims to cost more than a bigger one says nothing true of its own cost: on the rig the
     /// 240x135 layer was reported at 670-830 kbit/s in the first seconds of a call (its key
-    /// frames), and at a 15 fps camera for the whole call (672-795 kbit/s in five calls,
-    /// 2026-12-03, its encoder's target 150 kbit/s, 100-120 packets a second: the sender's
-    /// padding counted as its bytes), above the 960x540 one. Such a layer is taken at the bigger
+    /// frames), and with a 15 fps camera for the whole call (672-795 kbit/s in six calls,
+    /// 2026-12-03, its encoder's target 150 kbit/s, 100-120 packets a second: most likely the
+    /// sender's padding counted as its bytes), above the 960x540 one. Such a layer is taken at the bigger
     /// layer's cost scaled by their areas to the power 3/4 (a codec's bitrate grows more slowly
     /// than the pixels: common simulcast ladders put about a third of the bitrate on a quarter
     /// of the pixels), so that a link the lowest layer fits still gets it rather than audio only.
     static func layers(_ message: SenderStatsMessage?) -> [SimulcastLayer] {
         let sent = (message?.layers ?? []).filter { $0.bitrate > 0 }.sorted { $0.width * $0.height < $1.width * $1.height }
         var layers = sent.enumerated().map { SimulcastLayer(substream: $0.offset, width: $0.element.width, height: $0.element.height, bitrate: $0.element.bitrate) }
-        var cheapestAbove: SimulcastLayer?   // the next bigger layer, its cost taken already
+        var nextBigger: SimulcastLayer?   // its cost already taken
         for index in layers.indices.reversed() {
-            if let above = cheapestAbove, layers[index].bitrate > above.bitrate {
+            if let above = nextBigger, layers[index].bitrate > above.bitrate {
                 let areas = Double(layers[index].width * layers[index].height) / Double(max(1, above.width * above.height))
                 let root = min(1, areas).squareRoot()
                 layers[index].bitrate = above.bitrate * root * root.squareRoot()
             }
-            cheapestAbove = layers[index]
+            nextBigger = layers[index]
         }
         return layers
     }
