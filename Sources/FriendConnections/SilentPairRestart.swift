@@ -3,17 +3,17 @@
 /// libwebrtc looks for another pair only 2.5 s after the selected one stopped receiving, and on
 /// a connection older than 10 s it has none left to move to: the pairs it pruned unchecked
 /// behind the selected one (the TCP relay behind a UDP pair) are gone by then. An ICE restart
-/// makes and checks every pair anew, and reaches the TCP relay 0.5-0.8 s after it starts. Each
-/// side sends a keepalive every stats interval, so a working pair is never silent for
-/// ``silence`` (three intervals): a restart then finds the path that still works before
-/// libwebrtc would even start looking. Only when its checks go unanswered too: a friend with
-/// many connections sends its keepalives less often than every interval (a round of 200
-/// connections takes 2 s over WebDriver), and its pairs still answer libwebrtc's checks. One
-/// restart per silence: while the selected pair stays
-/// silent (a blackout) there is no other, until a read finds it answering and it falls silent
-/// anew; the stream's return and ICE's `disconnected` have their own restarts. (A silence is not
-/// told apart by its last answer's time: that time is read from the report's clock, and moves
-/// by a few milliseconds from read to read.)
+/// makes and checks every pair anew (the TCP relay answered 0.5-1.8 s after one started).
+///
+/// Each side sends a keepalive every stats interval, so a working pair is never silent for
+/// ``silence`` (three intervals). The restart also waits for a check on the pair to go
+/// unanswered: a friend with many connections sends its keepalives less often (a poll round of
+/// 200 connections takes 2 s over WebDriver), while its pairs still answer libwebrtc's checks.
+///
+/// One restart per silence: while the selected pair stays silent (a blackout) there is no other
+/// until a read finds it answering again; the stream's return and ICE's `disconnected` have
+/// their own restarts. A silence is not told apart by its last answer's time, which is read
+/// from the report's clock and moves by a few milliseconds from read to read.
 package struct SilentPairRestart: Hashable, Sendable {
     /// How long the selected pair is silent before the restart.
     package let silence: Duration
