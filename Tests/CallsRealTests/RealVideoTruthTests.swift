@@ -109,15 +109,24 @@ struct RealVideoTruthTests {
             let blackout = blackoutEnd.timeIntervalSince(blackoutStart)
             progress("truth: blackout \(String(format: "%.2f", blackout)) s: frames \(Self.describe(around))")
             progress("truth: WebRTC over the same call span: \(webrtc) (before \(webrtcBefore.map(String.init(describing:)) ?? "none"))")
-            // The frames' stalls against WebRTC's: as many pauses, as many freezes, and their
-            // durations in total within the issue's 1 s per stall.
+            // The frames' stalls against WebRTC's: as many, their durations in total within the
+            // issue's 1 s per stall; then kind by kind (below).
             let frameStalls = around.freezes.count + around.pauses.count
-            #expect(around.pauses.count == Int(webrtc.pauses), "pauses: frames \(around.pauses.map(\.duration)) vs WebRTC \(webrtc)")
-            #expect(around.freezes.count == Int(webrtc.freezes), "freezes: frames \(around.freezes.map(\.duration)) vs WebRTC \(webrtc)")
-            #expect(abs(around.pauseSeconds - webrtc.pauseSeconds) <= Double(max(around.pauses.count, 1)),
-                    "pause seconds: frames \(around.pauseSeconds) vs WebRTC \(webrtc.pauseSeconds)")
-            #expect(abs(around.freezeSeconds - webrtc.freezeSeconds) <= Double(max(around.freezes.count, 1)),
-                    "freeze seconds: frames \(around.freezeSeconds) vs WebRTC \(webrtc.freezeSeconds)")
+            #expect(frameStalls == Int(webrtc.freezes + webrtc.pauses), "stalls: frames \(around.freezes.map(\.duration)) \(around.pauses.map(\.duration)) vs WebRTC \(webrtc)")
+            #expect(abs(around.freezeSeconds + around.pauseSeconds - webrtc.freezeSeconds - webrtc.pauseSeconds) <= Double(max(frameStalls, 1)),
+                    "stalled seconds: frames \(around.freezeSeconds + around.pauseSeconds) vs WebRTC \(webrtc.freezeSeconds + webrtc.pauseSeconds)")
+            // libwebrtc calls a stall a pause once its inactivity timer fired during it, about 5 s
+            // after the last frame: a stall within 0.5 s of 5 s falls on either side (a 5.07 s
+            // stall, measured by the frames, was a WebRTC freeze in one CI run). Kind by kind only
+            // without one.
+            if !(around.freezes + around.pauses).contains(where: { abs($0.duration - FreezeDetector.pauseSeconds) < 0.5 }) {
+                #expect(around.pauses.count == Int(webrtc.pauses), "pauses: frames \(around.pauses.map(\.duration)) vs WebRTC \(webrtc)")
+                #expect(around.freezes.count == Int(webrtc.freezes), "freezes: frames \(around.freezes.map(\.duration)) vs WebRTC \(webrtc)")
+                #expect(abs(around.pauseSeconds - webrtc.pauseSeconds) <= Double(max(around.pauses.count, 1)),
+                        "pause seconds: frames \(around.pauseSeconds) vs WebRTC \(webrtc.pauseSeconds)")
+                #expect(abs(around.freezeSeconds - webrtc.freezeSeconds) <= Double(max(around.freezes.count, 1)),
+                        "freeze seconds: frames \(around.freezeSeconds) vs WebRTC \(webrtc.freezeSeconds)")
+            }
             #expect(frameStalls >= 1)
             let gap = try #require(around.longestGap, "frames around the blackout")
             #expect(gap.duration >= blackout - 1 && gap.start <= blackoutStart.timeIntervalSince1970 + 1, "the longest gap is the blackout: \(gap)")
