@@ -66,6 +66,18 @@ import XMPPTesting
         func shutdown() async { await fake.shutdown() }
     }
 
+    /// A report whose selected pair is a host pair over UDP that received its last packet
+    /// `lastPacketAgo` ms before the report, with the extra candidate-pair members `checks`.
+    static func selectedHostPair(lastPacketAgo: Double, checks: String = "") throws -> StatsReport {
+        let now = Date().timeIntervalSince1970 * 1000
+        return try StatsReport(json: Array(#"""
+        [{"id":"T1","type":"transport","timestamp":\#(now),"selectedCandidatePairId":"CP1"},
+         {"id":"CP1","type":"candidate-pair","timestamp":\#(now),"localCandidateId":"L1","remoteCandidateId":"R1","state":"succeeded"\#(checks),"lastPacketReceivedTimestamp":\#(now - lastPacketAgo)},
+         {"id":"L1","type":"local-candidate","timestamp":0,"candidateType":"host","protocol":"udp"},
+         {"id":"R1","type":"remote-candidate","timestamp":0,"candidateType":"host","protocol":"udp"}]
+        """#.utf8))
+    }
+
     @Test func responderAnswersTricklesAndReportsPaths() async throws {
         let offer = try String(contentsOf: Self.fixtures.appendingPathComponent("chromium-datachannel-offer.sdp"), encoding: .utf8)
         let answer = try String(contentsOf: Self.fixtures.appendingPathComponent("chromium-datachannel-answer.sdp"), encoding: .utf8)
@@ -103,24 +115,14 @@ import XMPPTesting
         #expect(await eventually { server.sent.contains { $0.contains("action=\"transport-info\"") && $0.contains("192.0.2.2") } })
 
         // The stats: a selected host pair that just received a packet → udpDirect.
-        engine.fake.setReport(try StatsReport(json: Array(#"""
-        [{"id":"T1","type":"transport","timestamp":\#(Date().timeIntervalSince1970 * 1000),"selectedCandidatePairId":"CP1"},
-         {"id":"CP1","type":"candidate-pair","timestamp":\#(Date().timeIntervalSince1970 * 1000),"localCandidateId":"L1","remoteCandidateId":"R1","state":"succeeded","lastPacketReceivedTimestamp":\#(Date().timeIntervalSince1970 * 1000 - 100)},
-         {"id":"L1","type":"local-candidate","timestamp":0,"candidateType":"host","protocol":"udp"},
-         {"id":"R1","type":"remote-candidate","timestamp":0,"candidateType":"host","protocol":"udp"}]
-        """#.utf8)), for: pc)
+        engine.fake.setReport(try Self.selectedHostPair(lastPacketAgo: 100), for: pc)
         #expect(await eventually { await manager.paths(of: JID("bob@example.org")!) == .udpDirect })
         #expect(!server.sent.contains { $0.contains("restart-ice") })
 
         // Bob's packets stop (the pair's last packet 1 s before each report, three intervals are
         // 150 ms) and a check goes unanswered: we ask him for an ICE restart, once for the whole
         // silence.
-        engine.fake.setReport(try StatsReport(json: Array(#"""
-        [{"id":"T1","type":"transport","timestamp":\#(Date().timeIntervalSince1970 * 1000),"selectedCandidatePairId":"CP1"},
-         {"id":"CP1","type":"candidate-pair","timestamp":\#(Date().timeIntervalSince1970 * 1000),"localCandidateId":"L1","remoteCandidateId":"R1","state":"succeeded","requestsSent":3,"responsesReceived":2,"lastPacketReceivedTimestamp":\#(Date().timeIntervalSince1970 * 1000 - 1_000)},
-         {"id":"L1","type":"local-candidate","timestamp":0,"candidateType":"host","protocol":"udp"},
-         {"id":"R1","type":"remote-candidate","timestamp":0,"candidateType":"host","protocol":"udp"}]
-        """#.utf8)), for: pc)
+        engine.fake.setReport(try Self.selectedHostPair(lastPacketAgo: 1_000, checks: ",\"requestsSent\":3,\"responsesReceived\":2"), for: pc)
         #expect(await eventually { server.sent.contains { $0.contains("restart-ice") && $0.contains("to=\"bob@example.org/laptop\"") } })
         try await Task.sleep(for: .milliseconds(400))
         #expect(server.sent.filter { $0.contains("restart-ice") }.count == 1)
